@@ -1,0 +1,76 @@
+# The two commands a newcomer needs: `make run` and `make test`. Everything else supports them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# uv may be missing on a fresh machine: install it from PyPI and run it as a module.
+UV := $(shell command -v uv 2>/dev/null || echo "python3 -m uv")
+BACKEND := backend
+FRONTEND := frontend
+RUN := cd $(BACKEND) && $(UV) run --frozen
+
+.PHONY: help install deps-python deps-web deps-browser build run test lint typecheck \
+        test-api test-api-sqlite test-api-postgres test-web test-e2e api-types check-api-types clean
+
+help:
+	@echo "make run    - install what is missing, build the SPA, migrate, seed demo data, serve on :8000"
+	@echo "make test   - lint, type checks, API tests (SQLite + PostgreSQL), Vitest, browser journeys"
+
+install: deps-python deps-web
+
+deps-python:
+	@command -v uv >/dev/null 2>&1 || python3 -m uv --version >/dev/null 2>&1 || python3 -m pip install -q uv
+	cd $(BACKEND) && $(UV) sync --frozen -q
+
+deps-web:
+	@if [ ! -d $(FRONTEND)/node_modules ] || [ $(FRONTEND)/package-lock.json -nt $(FRONTEND)/node_modules/.package-lock.json ]; then \
+		cd $(FRONTEND) && npm ci --no-audit --no-fund; fi
+
+deps-browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium (needs root)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+build: install
+	cd $(FRONTEND) && npm run build
+
+# DATA_DIR defaults to ./data at the repository root.
+run: build
+	$(RUN) env DATA_DIR="$${DATA_DIR:-$(CURDIR)/data}" tradeideas serve
+
+# Regenerate the front end's API types from the backend's OpenAPI document.
+api-types: install
+	$(RUN) python -m tradeideas.openapi > openapi.json
+	cd $(FRONTEND) && npm run gen:api
+
+check-api-types: install
+	$(RUN) python -m tradeideas.openapi > openapi.json
+	cd $(FRONTEND) && npm run check:api
+
+lint: install
+	$(RUN) ruff check . ../e2e
+	$(RUN) ruff format --check . ../e2e
+	cd $(FRONTEND) && npm run lint
+
+typecheck: install
+	$(RUN) mypy tradeideas tests ../e2e
+	cd $(FRONTEND) && npm run typecheck
+
+test-api-sqlite: install
+	$(RUN) env TEST_DB=sqlite pytest -q tests
+
+# PostgreSQL at 127.0.0.1:5432 (database `test`) is required: a missing server fails the run.
+test-api-postgres: install
+	$(RUN) env TEST_DB=postgres pytest -q tests
+
+test-api: test-api-sqlite test-api-postgres
+
+test-web: install
+	cd $(FRONTEND) && npm test
+
+test-e2e: build deps-browser
+	$(RUN) pytest -q ../e2e
+
+test: lint typecheck check-api-types test-api test-web test-e2e
+
+clean:
+	rm -rf $(FRONTEND)/dist $(BACKEND)/.venv $(FRONTEND)/node_modules

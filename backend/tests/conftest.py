@@ -1,0 +1,119 @@
+"""Test fixtures: a migrated, seeded database per run (SQLite or PostgreSQL) and logged-in clients.
+
+Choose the database with TEST_DB=sqlite (default) or TEST_DB=postgres (the local server at
+127.0.0.1:5432, reached through its database `test`, or TEST_POSTGRES_URL). Each run creates its own
+database there and drops it afterwards, so parallel runs never share tables. A missing PostgreSQL is an
+error, not a skip.
+"""
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+from sqlalchemy import delete
+
+from tradeideas.app import create_app
+from tradeideas.auth.models import LoginAttempt
+from tradeideas.cli import migrate
+from tradeideas.seed import seed_demo
+from tradeideas.settings import Settings
+
+DEMO_PASSWORD = "test-demo-password"
+CUSTOMER = "customer@example.com"
+EDUCATOR_A = "educator1@example.com"
+EDUCATOR_B = "educator2@example.com"
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+
+
+async def _admin(sql: str) -> None:
+    conn = await asyncpg.connect(POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    data_dir: Path = tmp_path_factory.mktemp("data")
+    backend = os.environ.get("TEST_DB", "sqlite")
+    run_db = f"tradeideas_test_{os.getpid()}"
+    if backend == "postgres":
+        asyncio.run(_admin(f"DROP DATABASE IF EXISTS {run_db} WITH (FORCE)"))
+        asyncio.run(_admin(f"CREATE DATABASE {run_db}"))
+        url = POSTGRES_URL.rsplit("/", 1)[0] + f"/{run_db}"
+    elif backend == "sqlite":
+        url = f"sqlite+aiosqlite:///{data_dir / 'test.db'}"
+    else:
+        raise pytest.UsageError(f"TEST_DB must be sqlite or postgres, not {backend!r}")
+    s = Settings(
+        data_dir=data_dir,
+        database_url=url,
+        demo_password=DEMO_PASSWORD,
+        static_dir=data_dir / "no-spa",
+        channel_url="https://example.com/channel",
+    )
+    migrate(s)
+    yield s
+    if backend == "postgres":
+        asyncio.run(_admin(f"DROP DATABASE IF EXISTS {run_db} WITH (FORCE)"))
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    async with LifespanManager(application):
+        async with application.state.db.sessionmaker() as session, session.begin():
+            await seed_demo(session, settings)
+        yield application
+
+
+@pytest.fixture(autouse=True)
+async def _forget_login_failures(app: FastAPI) -> AsyncIterator[None]:
+    yield
+    async with app.state.db.sessionmaker() as session, session.begin():
+        await session.execute(delete(LoginAttempt))
+
+
+def make_client(app: FastAPI) -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
+
+
+@pytest.fixture
+async def anon(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with make_client(app) as c:
+        yield c
+
+
+async def login_client(app: FastAPI, email: str, role: str = "customer") -> httpx.AsyncClient:
+    c = make_client(app)
+    r = await c.post("/api/auth/login", json={"email": email, "password": DEMO_PASSWORD, "selectedRole": role})
+    assert r.status_code == 200, r.text
+    return c
+
+
+@pytest.fixture
+async def customer(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    c = await login_client(app, CUSTOMER)
+    yield c
+    await c.aclose()
+
+
+@pytest.fixture
+async def educator_a(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    c = await login_client(app, EDUCATOR_A, "educator")
+    yield c
+    await c.aclose()
+
+
+@pytest.fixture
+async def educator_b(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    c = await login_client(app, EDUCATOR_B, "educator")
+    yield c
+    await c.aclose()

@@ -1,0 +1,101 @@
+"""The operator CLI: add a user, set a password, disable a user, reset all data."""
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import func, select
+
+from tests.conftest import make_client
+from tradeideas.auth.models import User
+from tradeideas.settings import Settings
+
+
+def _cli(settings: Settings, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": settings.resolved_database_url, "DATA_DIR": str(settings.data_dir)}
+    return subprocess.run(
+        [sys.executable, "-m", "tradeideas.cli", *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+async def _login(app: FastAPI, email: str, password: str) -> httpx.Response:
+    async with make_client(app) as c:
+        return await c.post("/api/auth/login", json={"email": email, "password": password})
+
+
+async def test_add_user_set_password_and_disable(app: FastAPI, settings: Settings) -> None:
+    r = _cli(
+        settings,
+        "add-user",
+        "--email",
+        "New.Person@example.com",
+        "--password",
+        "first-pass-1",
+        "--first-name",
+        "New",
+        "--last-name",
+        "Person",
+    )
+    assert r.returncode == 0, r.stderr
+    assert (await _login(app, "new.person@example.com", "first-pass-1")).status_code == 200
+
+    dup = _cli(settings, "add-user", "--email", "new.person@example.com", "--password", "whatever-1")
+    assert dup.returncode == 1 and "already exists" in dup.stderr
+
+    short = _cli(settings, "set-password", "--email", "new.person@example.com", "--password", "short")
+    assert short.returncode == 1 and "at least 8" in short.stderr
+
+    async with make_client(app) as live:
+        await live.post("/api/auth/login", json={"email": "new.person@example.com", "password": "first-pass-1"})
+        assert (await live.get("/api/auth/user")).status_code == 200
+        assert (
+            _cli(
+                settings, "set-password", "--email", "new.person@example.com", "--password", "second-pass-2"
+            ).returncode
+            == 0
+        )
+        assert (await live.get("/api/auth/user")).status_code == 401  # sessions ended
+    assert (await _login(app, "new.person@example.com", "first-pass-1")).status_code == 401
+    assert (await _login(app, "new.person@example.com", "second-pass-2")).status_code == 200
+
+    async with make_client(app) as live:
+        await live.post("/api/auth/login", json={"email": "new.person@example.com", "password": "second-pass-2"})
+        assert _cli(settings, "disable-user", "--email", "new.person@example.com").returncode == 0
+        assert (await live.get("/api/auth/user")).status_code == 401
+    assert (await _login(app, "new.person@example.com", "second-pass-2")).status_code == 401
+
+
+async def test_reset_data_asks_for_confirmation(app: FastAPI, settings: Settings) -> None:
+    r = _cli(settings, "reset-data", stdin="no\n")
+    assert r.returncode == 0 and "Aborted" in r.stdout
+    async with app.state.db.sessionmaker() as s:
+        assert (await s.execute(select(func.count()).select_from(User))).scalar_one() >= 8
+
+
+def test_reset_data_with_confirmation_empties_a_database(tmp_path: Path) -> None:
+    data = tmp_path
+    scratch = Settings(data_dir=data, database_url=f"sqlite+aiosqlite:///{data / 'scratch.db'}")
+    assert _cli(scratch, "migrate").returncode == 0
+    assert _cli(scratch, "seed").returncode == 0
+    (scratch.media_dir).mkdir(parents=True, exist_ok=True)
+    (scratch.media_dir / "x.jpg").write_bytes(b"x")
+    r = _cli(scratch, "reset-data", stdin="RESET\n")
+    assert r.returncode == 0 and "All data deleted" in r.stdout
+    with sqlite3.connect(data / "scratch.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM chat_rooms").fetchone()[0] == 0
+    assert not scratch.media_dir.exists()
+    # Seeding again brings the demo accounts back.
+    assert _cli(scratch, "seed").returncode == 0
+    with sqlite3.connect(data / "scratch.db") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 8

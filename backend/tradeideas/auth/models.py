@@ -1,0 +1,71 @@
+"""Accounts, sessions and the login-attempt log used for brute-force limits."""
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from tradeideas.db import Base, UTCDateTime, utcnow
+from tradeideas.media.models import media_url
+
+
+class Role(StrEnum):
+    CUSTOMER = "customer"
+    EDUCATOR = "educator"
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(16), index=True)
+    first_name: Mapped[str] = mapped_column(String(100), default="")
+    last_name: Mapped[str] = mapped_column(String(100), default="")
+    slug: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    specialty: Mapped[str | None] = mapped_column(String(100), default=None)
+    bio: Mapped[str] = mapped_column(Text, default="")
+    years_experience: Mapped[int] = mapped_column(Integer, default=0)
+    trading_style: Mapped[str | None] = mapped_column(String(50), default=None)
+    timezone: Mapped[str | None] = mapped_column(String(16), default=None)
+    is_public: Mapped[bool] = mapped_column(Boolean, default=True)
+    avatar_path: Mapped[str | None] = mapped_column(String(200), default=None)
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+    @property
+    def avatar_url(self) -> str | None:
+        return media_url(self.avatar_path) if self.avatar_path else None
+
+    @property
+    def display_name(self) -> str:
+        name = f"{self.first_name} {self.last_name}".strip()
+        return name or ("Professional Educator" if self.role == Role.EDUCATOR else "Customer")
+
+
+class Session(Base):
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    # Only a SHA-256 of the token is stored, so a database leak does not leak live sessions.
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    refreshed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class LoginAttempt(Base):
+    __tablename__ = "login_attempts"
+    __table_args__ = (
+        Index("ix_login_attempts_email_created", "email", "created_at"),
+        Index("ix_login_attempts_client_created", "client", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    client: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

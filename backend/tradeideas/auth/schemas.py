@@ -1,0 +1,57 @@
+"""Request and response bodies of the auth routes."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from tradeideas.core.schemas import CamelModel
+
+
+class LoginRequest(CamelModel):
+    email: str = Field(max_length=254)
+    password: str = Field(max_length=1024)
+    selected_role: Literal["customer", "educator"] = "customer"
+
+    @field_validator("email")
+    @classmethod
+    def _normalise_email(cls, value: str) -> str:
+        value = value.strip().lower()
+        if not value:
+            raise ValueError("Email is required")
+        return value
+
+    @field_validator("password")
+    @classmethod
+    def _password_present(cls, value: str) -> str:
+        if not value:
+            raise ValueError("Password is required")
+        return value
+
+
+class CurrentUser(CamelModel):
+    id: int
+    role: Literal["customer", "educator"]
+    first_name: str
+    last_name: str
+    display_name: str
+    email: str
+    specialty: str | None
+    slug: str | None
+    avatar_url: str | None = None
+
+
+class LoginResponse(CamelModel):
+    message: str
+    session_token: str
+    user: CurrentUser
+
+
+class AppConfig(CamelModel):
+    app_name: str
+    channel_url: str
+    educator_slugs: list[str]
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+    database: Literal["ok"]

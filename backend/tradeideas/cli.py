@@ -1,0 +1,160 @@
+"""Command line: migrate, seed, serve, manage users, reset data.
+
+Usage: uv run tradeideas <command> [options]   (see `tradeideas --help`)
+"""
+
+import argparse
+import asyncio
+import getpass
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas import reset, seed
+from tradeideas.auth import service as auth_service
+from tradeideas.auth.models import Role
+from tradeideas.core.errors import AppError
+from tradeideas.db import Database
+from tradeideas.settings import Settings, get_settings
+
+T = TypeVar("T")
+BACKEND_DIR = Path(__file__).resolve().parents[1]
+
+
+def alembic_config(settings: Settings) -> Config:
+    cfg = Config(str(BACKEND_DIR / "alembic.ini"))
+    cfg.set_main_option("script_location", str(BACKEND_DIR / "migrations"))
+    cfg.attributes["settings"] = settings
+    return cfg
+
+
+def migrate(settings: Settings) -> None:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    command.upgrade(alembic_config(settings), "head")
+
+
+def _in_transaction(settings: Settings, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    async def run() -> T:
+        db = Database(settings)
+        try:
+            async with db.sessionmaker() as session, session.begin():
+                return await work(session)
+        finally:
+            await db.dispose()
+
+    return asyncio.run(run())
+
+
+def _read_password(given: str | None) -> str:
+    if given:
+        return given
+    first = getpass.getpass("New password: ")
+    if first != getpass.getpass("Repeat password: "):
+        raise SystemExit("Passwords do not match")
+    return first
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="tradeideas", description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("migrate", help="apply database migrations")
+    sub.add_parser("seed", help="create demo accounts, rooms and (once) sample ideas")
+    serve = sub.add_parser("serve", help="migrate, seed and serve the app and API")
+    serve.add_argument("--no-seed", action="store_true", help="do not create demo data")
+    add = sub.add_parser("add-user", help="create an account")
+    add.add_argument("--email", required=True)
+    add.add_argument("--role", choices=[r.value for r in Role], default=Role.CUSTOMER.value)
+    add.add_argument("--first-name", default="")
+    add.add_argument("--last-name", default="")
+    add.add_argument("--password", help="omit to be prompted")
+    setpw = sub.add_parser("set-password", help="set a user's password and end their sessions")
+    setpw.add_argument("--email", required=True)
+    setpw.add_argument("--password", help="omit to be prompted")
+    disable = sub.add_parser("disable-user", help="disable an account and end all its sessions")
+    disable.add_argument("--email", required=True)
+    reset_cmd = sub.add_parser("reset-data", help="delete all ideas, chat, media and users (asks first)")
+    reset_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    args = parser.parse_args(argv)
+    settings = get_settings()
+
+    try:
+        if args.cmd == "migrate":
+            migrate(settings)
+        elif args.cmd == "seed":
+            first = _in_transaction(settings, lambda s: seed.seed_demo(s, settings))
+            print("Demo data created." if first else "Demo accounts checked; sample data already present.")
+        elif args.cmd == "serve":
+            _serve(settings, with_seed=not args.no_seed)
+        elif args.cmd == "add-user":
+            password = _read_password(args.password)
+
+            async def add_user(s: AsyncSession) -> int:
+                user = await auth_service.add_user(
+                    s,
+                    email=args.email,
+                    password=password,
+                    role=Role(args.role),
+                    first_name=args.first_name,
+                    last_name=args.last_name,
+                )
+                return user.id
+
+            print(f"Created user {_in_transaction(settings, add_user)} ({args.email}, {args.role}).")
+        elif args.cmd == "set-password":
+            password = _read_password(args.password)
+
+            async def set_pw(s: AsyncSession) -> None:
+                user = await auth_service.get_user_by_email(s, args.email)
+                await auth_service.set_password(s, user, password)
+                await auth_service.revoke_all_sessions(s, user.id)
+
+            _in_transaction(settings, set_pw)
+            print(f"Password set for {args.email}; their sessions were ended.")
+        elif args.cmd == "disable-user":
+
+            async def disable_user(s: AsyncSession) -> None:
+                await auth_service.disable_user(s, await auth_service.get_user_by_email(s, args.email))
+
+            _in_transaction(settings, disable_user)
+            print(f"Disabled {args.email} and ended all their sessions.")
+        elif args.cmd == "reset-data":
+            if not args.yes:
+                answer = input("This deletes ALL trade ideas, chat, media and users. Type RESET to confirm: ")
+                if answer.strip() != "RESET":
+                    print("Aborted; nothing was deleted.")
+                    return
+            _in_transaction(settings, lambda s: reset.reset_all_data(s, settings))
+            print("All data deleted. Run `tradeideas seed` to recreate the demo accounts.")
+    except AppError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        raise SystemExit(1) from exc
+
+
+def _serve(settings: Settings, *, with_seed: bool) -> None:
+    import uvicorn
+
+    migrate(settings)
+    if with_seed:
+        _in_transaction(settings, lambda s: seed.seed_demo(s, settings))
+    if settings.workers > 1 and settings.is_sqlite:
+        print("WORKERS>1 needs PostgreSQL (DATABASE_URL); starting one worker on SQLite.", file=sys.stderr)
+    workers = settings.workers if not settings.is_sqlite else 1
+    print(f"Serving on http://{settings.host}:{settings.port} ({workers} worker(s))", flush=True)
+    uvicorn.run(
+        "tradeideas.app:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=workers,
+        proxy_headers=True,
+        log_level=settings.log_level,
+    )
+
+
+if __name__ == "__main__":
+    main()

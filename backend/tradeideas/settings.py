@@ -1,0 +1,85 @@
+"""Runtime configuration, read once from the environment (see README "Configuration")."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    data_dir: Path = Path("./data")
+    database_url: str | None = None
+    demo_password: str = "TradeIdeas2026!"  # noqa: S105 - documented demo-only default
+    app_name: str = "Trade Ideas"
+    channel_url: str = "https://t.me/tradeideas_signals"
+    static_dir: Path = REPO_ROOT / "frontend" / "dist"
+    # Sessions: 30 days, slid forward at most once a day (spec §9).
+    session_days: int = 30
+    session_refresh_hours: int = 24
+    # Brute-force limits (per account / per client address) over a 15-minute window.
+    login_window_minutes: int = 15
+    login_max_failures_per_account: int = 5
+    login_max_failures_per_client: int = 30
+    # Photos may be up to 10 MB; the multipart envelope needs a little more.
+    max_body_bytes: int = Field(default=11 * 1024 * 1024)
+    max_json_body_bytes: int = Field(default=256 * 1024)
+    log_level: str = "info"
+    # Realtime (Server-Sent Events): heartbeat comment interval, per-connection queue (a client that falls
+    # this many events behind is dropped and replays on reconnect), most events replayed on reconnect
+    # (beyond it the client gets `resync`), SQLite poll for other programs' commits, event retention.
+    sse_heartbeat_seconds: float = 25.0
+    sse_queue_size: int = 1000
+    sse_replay_limit: int = 1000
+    realtime_poll_seconds: float = 2.0
+    events_keep_days: float = 7.0
+    events_prune_interval_seconds: float = 3600.0
+    # Web Push: VAPID keys (base64url raw private key or PEM; generated into DATA_DIR when unset).
+    vapid_public_key: str | None = None
+    vapid_private_key: str | None = None
+    vapid_subject: str = "mailto:admin@example.com"
+    push_max_attempts: int = 5
+    push_retry_base_seconds: float = 10.0
+    push_concurrency: int = 64
+    push_batch_size: int = 500
+    push_poll_seconds: float = 2.0
+    push_timeout_seconds: float = 10.0
+    push_ttl_seconds: int = 86400
+    # Messaging channel: a Telegram-style Bot API post per new idea when both token and chat id are set.
+    telegram_bot_token: str | None = None
+    telegram_chat_id: str | None = None
+    telegram_api_base: str = "https://api.telegram.org"
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            url = self.database_url
+            # Accept the plain forms people paste and pick the async drivers we ship.
+            if url.startswith("postgres://"):
+                url = "postgresql+asyncpg://" + url.removeprefix("postgres://")
+            elif url.startswith("postgresql://"):
+                url = "postgresql+asyncpg://" + url.removeprefix("postgresql://")
+            elif url.startswith("sqlite:///"):
+                url = "sqlite+aiosqlite:///" + url.removeprefix("sqlite:///")
+            return url
+        return f"sqlite+aiosqlite:///{self.data_dir.resolve() / 'tradeideas.db'}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.resolved_database_url.startswith("sqlite")
+
+    @property
+    def media_dir(self) -> Path:
+        return self.data_dir.resolve() / "media"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
