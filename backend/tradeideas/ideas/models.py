@@ -1,0 +1,115 @@
+"""Trade ideas, their images, their revision history and each customer's seen / notification state."""
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from tradeideas.auth.models import User
+from tradeideas.db import Base, UTCDateTime, utcnow
+from tradeideas.media.models import MediaFile
+
+
+class IdeaStatus(StrEnum):
+    ACTIVE = "active"
+    SUCCESSFUL = "successful"
+    UNSUCCESSFUL = "unsuccessful"
+    INVALIDATED = "invalidated"
+
+
+COMPLETED_STATUSES = frozenset({IdeaStatus.SUCCESSFUL, IdeaStatus.UNSUCCESSFUL})
+
+
+class TradeIdea(Base):
+    __tablename__ = "trade_ideas"
+    __table_args__ = (
+        # Customer lists: one market, open or completed, newest first (keyset on created_at, id).
+        Index("ix_trade_ideas_market_feed", "market", "completed", "created_at", "id"),
+        # History pages: one market and idea type, completed, newest first.
+        Index("ix_trade_ideas_market_type_feed", "market", "completed", "idea_type", "created_at", "id"),
+        # An educator's own ideas, newest first.
+        Index("ix_trade_ideas_educator_feed", "educator_id", "created_at", "id"),
+        Index("ix_trade_ideas_feed", "created_at", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    educator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # Explicit market chosen by the educator ("Forex" / "Crypto") ...
+    market_type: Mapped[str] = mapped_column(String(8))
+    # ... and the market it is listed under ("forex" / "crypto"; SPX pairs always "forex").
+    market: Mapped[str] = mapped_column(String(8))
+    order_type: Mapped[str] = mapped_column(String(4))
+    idea_type: Mapped[str] = mapped_column(String(8))
+    pair: Mapped[str] = mapped_column(String(32))
+    time_frame: Mapped[str] = mapped_column(String(32))
+    entry1: Mapped[str] = mapped_column("entry_1", String(64))
+    entry2: Mapped[str | None] = mapped_column("entry_2", String(64), default=None)
+    invalidation_level: Mapped[str] = mapped_column(String(64))
+    exit1: Mapped[str] = mapped_column("exit_1", String(64))
+    exit2: Mapped[str | None] = mapped_column("exit_2", String(64), default=None)
+    exit3: Mapped[str | None] = mapped_column("exit_3", String(64), default=None)
+    notes: Mapped[str | None] = mapped_column(Text, default=None)
+    status: Mapped[str] = mapped_column(String(16), default=IdeaStatus.ACTIVE)
+    completed: Mapped[bool] = mapped_column(Boolean, default=False)
+    video_url: Mapped[str | None] = mapped_column(String(500), default=None)
+    audio_url: Mapped[str | None] = mapped_column(String(500), default=None)
+    edited: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    educator: Mapped[User] = relationship(lazy="raise")
+    images: Mapped[list["IdeaImage"]] = relationship(
+        lazy="raise", order_by="IdeaImage.position", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class IdeaImage(Base):
+    """Links an idea to its uploaded images in order; the first is the chart."""
+
+    __tablename__ = "idea_images"
+
+    idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    media_id: Mapped[int] = mapped_column(ForeignKey("media_files.id", ondelete="CASCADE"), index=True)
+
+    media: Mapped[MediaFile] = relationship(lazy="raise")
+
+
+class IdeaRevision(Base):
+    """One change to a published idea: who changed which field from what to what, and when."""
+
+    __tablename__ = "idea_revisions"
+    __table_args__ = (Index("ix_idea_revisions_idea_created", "idea_id", "created_at", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"))
+    editor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    field: Mapped[str] = mapped_column(String(32))
+    old_value: Mapped[str | None] = mapped_column(Text, default=None)
+    new_value: Mapped[str | None] = mapped_column(Text, default=None)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class IdeaView(Base):
+    """A customer has seen an idea (its NEW tag is gone and it no longer counts as unseen)."""
+
+    __tablename__ = "idea_views"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True, index=True)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class CustomerIdeaState(Base):
+    """Per customer: notification preference per market and the moment each market was last opened."""
+
+    __tablename__ = "customer_idea_state"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    notify_forex: Mapped[bool] = mapped_column(Boolean, default=True)
+    notify_crypto: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Ideas of a market created at or before this moment count as seen (set when the market is opened).
+    forex_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    crypto_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

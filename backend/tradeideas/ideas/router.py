@@ -1,0 +1,119 @@
+"""HTTP routes for trade ideas, their revisions, and customers' seen state and notification settings."""
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, status
+
+from tradeideas.core.deps import DbSession
+from tradeideas.ideas import service
+from tradeideas.ideas.schemas import (
+    IdeaCreate,
+    IdeaOut,
+    IdeaPage,
+    IdeaUpdate,
+    NotificationSettings,
+    RevisionOut,
+    SeenRequest,
+    StatusUpdate,
+    UnseenCounts,
+)
+from tradeideas.permissions import AnyUser, CustomerOnly, EducatorOnly, ensure_owner
+
+router = APIRouter(prefix="/api", tags=["trade ideas"])
+
+
+@router.get("/trade-ideas")
+async def list_trade_ideas(
+    principal: AnyUser,
+    db: DbSession,
+    market: Literal["forex", "crypto"] | None = None,
+    idea_type: Annotated[Literal["leverage", "exchange"] | None, Query(alias="ideaType")] = None,
+    status: Literal["active", "completed", "successful", "unsuccessful", "invalidated"] | None = None,
+    educator_id: Annotated[int | None, Query(alias="educatorId")] = None,
+    limit: Annotated[int, Query(ge=1, le=service.MAX_LIMIT)] = service.DEFAULT_LIMIT,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+) -> IdeaPage:
+    """Ideas newest first; `status=active` open ideas, `status=completed` history; pass nextCursor on."""
+    items, next_cursor = await service.list_ideas(
+        db,
+        service.viewer_of(principal.user),
+        market=market,
+        idea_type=idea_type,
+        status=status,
+        educator_id=educator_id,
+        limit=limit,
+        cursor=cursor,
+    )
+    return IdeaPage(items=items, next_cursor=next_cursor)
+
+
+@router.post("/trade-ideas", status_code=status.HTTP_201_CREATED)
+async def create_trade_idea(body: IdeaCreate, principal: EducatorOnly, db: DbSession) -> IdeaOut:
+    """Publish a trade idea (status active) with up to 3 uploaded images."""
+    idea = await service.create_idea(db, principal.id, body)
+    return await service.present_one(db, idea, service.viewer_of(principal.user))
+
+
+@router.post("/trade-ideas/seen")
+async def mark_trade_ideas_seen(body: SeenRequest, principal: CustomerOnly, db: DbSession) -> UnseenCounts:
+    """Mark ideas seen by id, or a whole market ({market}); returns the new unseen counts."""
+    return await service.mark_seen(db, principal.id, body.idea_ids, body.market)
+
+
+@router.get("/trade-ideas/{idea_id}", responses={404: {}})
+async def get_trade_idea(idea_id: int, principal: AnyUser, db: DbSession) -> IdeaOut:
+    """One trade idea."""
+    idea = await service.get_idea(db, idea_id)
+    return await service.present_one(db, idea, service.viewer_of(principal.user))
+
+
+@router.patch("/trade-ideas/{idea_id}", responses={404: {}})
+async def update_trade_idea(idea_id: int, body: IdeaUpdate, principal: EducatorOnly, db: DbSession) -> IdeaOut:
+    """Edit any subset of an own idea's fields; each change is kept as a revision."""
+    idea = await service.get_idea(db, idea_id)
+    ensure_owner(principal, idea.educator_id)
+    idea = await service.update_idea(db, idea, principal.id, body)
+    return await service.present_one(db, idea, service.viewer_of(principal.user))
+
+
+@router.put("/trade-ideas/{idea_id}", responses={404: {}})
+async def set_trade_idea_status(idea_id: int, body: StatusUpdate, principal: EducatorOnly, db: DbSession) -> IdeaOut:
+    """Set an own idea's status: successful, unsuccessful, invalidated or active (reset)."""
+    idea = await service.get_idea(db, idea_id)
+    ensure_owner(principal, idea.educator_id)
+    idea = await service.set_status(db, idea, principal.id, body.status)
+    return await service.present_one(db, idea, service.viewer_of(principal.user))
+
+
+@router.delete("/trade-ideas/{idea_id}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {}})
+async def delete_trade_idea(idea_id: int, principal: EducatorOnly, db: DbSession) -> None:
+    """Delete an own idea with its images links, revisions and seen marks."""
+    idea = await service.get_idea(db, idea_id)
+    ensure_owner(principal, idea.educator_id)
+    await service.delete_idea(db, idea)
+
+
+@router.get("/trade-ideas/{idea_id}/revisions", responses={404: {}})
+async def list_trade_idea_revisions(idea_id: int, principal: AnyUser, db: DbSession) -> list[RevisionOut]:
+    """Every change made to an idea after publication, newest first, with the editor's name."""
+    return await service.list_revisions(db, idea_id)
+
+
+@router.get("/me/unseen-counts")
+async def unseen_counts(principal: CustomerOnly, db: DbSession) -> UnseenCounts:
+    """Unseen open ideas per market (0 where that market's notifications are off)."""
+    return await service.unseen_counts(db, principal.id)
+
+
+@router.get("/me/notification-settings")
+async def get_notification_settings(principal: CustomerOnly, db: DbSession) -> NotificationSettings:
+    """The customer's per-market notification switches (both on by default)."""
+    return await service.get_notification_settings(db, principal.id)
+
+
+@router.put("/me/notification-settings")
+async def put_notification_settings(
+    body: NotificationSettings, principal: CustomerOnly, db: DbSession
+) -> NotificationSettings:
+    """Turn Forex / Crypto notifications (and their unseen counts) on or off."""
+    return await service.set_notification_settings(db, principal.id, body)
