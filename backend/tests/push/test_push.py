@@ -1,0 +1,369 @@
+"""Web Push end to end against a local fake push service that decrypts every message it receives."""
+
+import asyncio
+import io
+import json
+import threading
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from PIL import Image
+from sqlalchemy import delete, func, select
+
+from tests.push.conftest import Browser, FakePushService, b64url_decode
+from tradeideas.auth.models import Role, User
+from tradeideas.db import utcnow
+from tradeideas.ideas.models import CustomerIdeaState, TradeIdea
+from tradeideas.push import service
+from tradeideas.push.models import DeliveryStatus, PushDelivery, PushSubscription
+from tradeideas.push.schemas import SubscriptionIn
+from tradeideas.push.vapid import load_vapid_keys
+from tradeideas.settings import Settings
+
+IDEA: dict[str, Any] = {
+    "id": 4242,
+    "educatorId": 1,
+    "educatorName": "Alex Morgan",
+    "pair": "EUR/USD",
+    "orderType": "BUY",
+    "ideaType": "Leverage",
+    "marketType": "Forex",
+    "market": "forex",
+    "chartUrl": "/media/chart-4242.jpg",
+}
+
+
+async def publish_idea(app: FastAPI, idea: dict[str, Any]) -> int:
+    """What the ideas service does on create: queue the pushes in the idea's transaction.
+
+    Deliveries reference their idea (deleting it drops them), so the row must exist.
+    """
+    async with app.state.db.sessionmaker() as session, session.begin():
+        if await session.get(TradeIdea, idea["id"]) is None:
+            session.add(
+                TradeIdea(
+                    id=idea["id"], educator_id=idea["educatorId"], market_type=idea["marketType"],
+                    market=idea["market"], order_type=idea["orderType"], idea_type=idea["ideaType"],
+                    pair=idea["pair"], time_frame="4H", entry1="1", invalidation_level="0.9", exit1="1.2",
+                    status="active", completed=False, edited=False, created_at=utcnow(), updated_at=utcnow(),
+                )
+            )  # fmt: skip
+            await session.flush()
+        return await service.enqueue_idea_push(session, idea)
+
+
+def png_bytes() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (1200, 600), (20, 120, 80)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+async def subscribe(client: httpx.AsyncClient, browser: Browser) -> None:
+    r = await client.post("/api/push/subscriptions", json=browser.subscription)
+    assert r.status_code == 201, r.text
+
+
+async def new_customer(app: FastAPI, *, forex: bool | None = None, crypto: bool | None = None) -> int:
+    async with app.state.db.sessionmaker() as session, session.begin():
+        user = User(email=f"{uuid.uuid4().hex}@example.com", password_hash="x", role=Role.CUSTOMER)
+        session.add(user)
+        await session.flush()
+        if forex is not None or crypto is not None:
+            session.add(
+                CustomerIdeaState(
+                    user_id=user.id,
+                    notify_forex=True if forex is None else forex,
+                    notify_crypto=True if crypto is None else crypto,
+                )
+            )
+        return user.id
+
+
+async def add_subscription(app: FastAPI, user_id: int, browser: Browser) -> None:
+    async with app.state.db.sessionmaker() as session, session.begin():
+        await service.subscribe(session, user_id, SubscriptionIn.model_validate(browser.subscription))
+
+
+async def deliveries(app: FastAPI) -> list[PushDelivery]:
+    async with app.state.db.sessionmaker() as session:
+        return list((await session.execute(select(PushDelivery).order_by(PushDelivery.id))).scalars())
+
+
+async def subscription_count(app: FastAPI) -> int:
+    async with app.state.db.sessionmaker() as session:
+        return int((await session.execute(select(func.count()).select_from(PushSubscription))).scalar_one())
+
+
+@pytest.fixture
+def fast_retries(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
+    monkeypatch.setattr(settings, "push_retry_base_seconds", 0.05)
+    monkeypatch.setattr(settings, "push_poll_seconds", 0.1)
+
+
+async def test_public_key_is_a_p256_point_kept_in_the_data_dir(
+    customer: httpx.AsyncClient, app: FastAPI, settings: Settings
+) -> None:
+    r = await customer.get("/api/push/public-key")
+    assert r.status_code == 200
+    key = r.json()["publicKey"]
+    raw = b64url_decode(key)
+    assert len(raw) == 65 and raw[0] == 4
+    assert (settings.data_dir / "vapid_private_key.pem").exists()
+    assert load_vapid_keys(settings).public_key == key  # the same key on every start
+
+
+def test_generated_keys_agree_between_concurrent_workers(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "fresh")
+    keys: list[str] = []
+    threads = [threading.Thread(target=lambda: keys.append(load_vapid_keys(settings).public_key)) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(keys) == 8 and len(set(keys)) == 1
+    assert (tmp_path / "fresh" / "vapid_private_key.pem").stat().st_mode & 0o077 == 0
+    assert [p.name for p in (tmp_path / "fresh").iterdir()] == ["vapid_private_key.pem"]
+
+
+def test_keys_from_settings(tmp_path: Path) -> None:
+    generated = load_vapid_keys(Settings(data_dir=tmp_path / "a"))
+    pem = (tmp_path / "a" / "vapid_private_key.pem").read_text()
+    assert load_vapid_keys(Settings(data_dir=tmp_path / "b", vapid_private_key=pem)).public_key == generated.public_key
+    assert not (tmp_path / "b").exists()
+
+
+async def test_subscribe_upserts_by_endpoint_and_delete_is_owner_only(
+    customer: httpx.AsyncClient, educator_a: httpx.AsyncClient, app: FastAPI, push_service: FakePushService
+) -> None:
+    browser = push_service.browser("shared")
+    await subscribe(customer, browser)
+    browser.auth_secret = b"0123456789abcdef"
+    await subscribe(customer, browser)  # same endpoint, new keys: updated, not duplicated
+    assert await subscription_count(app) == 1
+    r = await educator_a.request("DELETE", "/api/push/subscriptions", json={"endpoint": browser.endpoint})
+    assert r.status_code == 204
+    assert await subscription_count(app) == 1  # not theirs
+    async with app.state.db.sessionmaker() as session:
+        sub = (await session.execute(select(PushSubscription))).scalar_one()
+        assert sub.auth == browser.keys["auth"]
+    r = await customer.request("DELETE", "/api/push/subscriptions", json={"endpoint": browser.endpoint})
+    assert r.status_code == 204
+    assert await subscription_count(app) == 0
+    bad = await customer.post("/api/push/subscriptions", json={"endpoint": "javascript:x", "keys": browser.keys})
+    assert bad.status_code == 422
+
+
+async def test_new_idea_reaches_customers_encrypted_with_vapid(
+    customer: httpx.AsyncClient, educator_a: httpx.AsyncClient, app: FastAPI, push_service: FakePushService
+) -> None:
+    await subscribe(customer, push_service.browser("customer"))
+    await subscribe(educator_a, push_service.browser("educator"))
+    chart = await educator_a.post("/api/media", files={"file": ("chart.png", png_bytes(), "image/png")})
+    assert chart.status_code == 201, chart.text
+    created = await educator_a.post(
+        "/api/trade-ideas",
+        json={"marketType": "Forex", "orderType": "BUY", "ideaType": "Leverage", "pair": "EUR/USD",
+              "timeFrame": "4H", "entry1": "1.0850", "invalidationLevel": "1.0790", "exit1": "1.0950",
+              "imageIds": [chart.json()["id"]]},
+    )  # fmt: skip
+    assert created.status_code == 201, created.text
+    idea = created.json()
+    await push_service.wait_for(lambda: "customer" in push_service.received)
+    message = push_service.received["customer"][0]
+    assert message == {
+        "title": "New Forex trade idea from Alex Morgan",
+        "body": "EUR/USD · Leverage · Bullish (BUY)",
+        "url": "/customer/forex",
+        "tag": f"idea-{idea['id']}",
+        "kind": "trade-idea",
+        "market": "forex",
+        "ideaId": idea["id"],
+        "image": idea["chartUrl"],
+    }
+    headers = push_service.headers["customer"][0]
+    scheme, _, params = headers["Authorization"].partition(" ")
+    fields = dict(p.split("=", 1) for p in params.split(","))
+    assert scheme == "vapid" and fields["k"] == app.state.vapid.public_key
+    claims = json.loads(b64url_decode(fields["t"].split(".")[1]))
+    assert claims["aud"] == push_service.base and claims["sub"].startswith("mailto:")
+    assert int(headers["TTL"]) > 0
+    await asyncio.sleep(0.2)
+    assert "educator" not in push_service.received  # customers only
+    rows = await deliveries(app)
+    assert [(r.status, r.attempts) for r in rows] == [(DeliveryStatus.SENT, 1)]
+
+
+async def test_deleting_an_idea_drops_its_queued_notifications(
+    app: FastAPI, educator_a: httpx.AsyncClient, push_service: FakePushService
+) -> None:
+    await add_subscription(app, await new_customer(app), push_service.browser("reader"))
+    created = await educator_a.post(
+        "/api/trade-ideas",
+        json={"marketType": "Crypto", "orderType": "SELL", "ideaType": "Exchange", "pair": "ETH/USDT",
+              "timeFrame": "1D", "entry1": "3200", "invalidationLevel": "3350", "exit1": "2900"},
+    )  # fmt: skip
+    idea_id = created.json()["id"]
+    async with app.state.db.sessionmaker() as session:
+        queued = (await session.execute(select(func.count()).where(PushDelivery.idea_id == idea_id))).scalar_one()
+    assert queued >= 1
+    assert (await educator_a.delete(f"/api/trade-ideas/{idea_id}")).status_code == 204
+    async with app.state.db.sessionmaker() as session:
+        left = (await session.execute(select(func.count()).where(PushDelivery.idea_id == idea_id))).scalar_one()
+    assert left == 0
+
+
+async def test_per_market_preferences(app: FastAPI, push_service: FakePushService) -> None:
+    default = await new_customer(app)  # no settings row: both markets on
+    forex_only = await new_customer(app, crypto=False)
+    muted = await new_customer(app, forex=False, crypto=False)
+    for user_id, name in [(default, "default"), (forex_only, "forex-only"), (muted, "muted")]:
+        await add_subscription(app, user_id, push_service.browser(name))
+
+    assert await publish_idea(app, {**IDEA, "id": 1, "market": "crypto", "marketType": "Crypto", "pair": "BTC"}) == 1
+    await publish_idea(app, {**IDEA, "id": 2})
+    await push_service.wait_for(lambda: len(push_service.received.get("default", [])) == 2)
+    await push_service.wait_for(lambda: "forex-only" in push_service.received)
+    await asyncio.sleep(0.3)
+    assert [m["ideaId"] for m in push_service.received["default"]] == [1, 2]
+    assert [m["ideaId"] for m in push_service.received["forex-only"]] == [2]
+    assert "muted" not in push_service.received
+
+
+async def test_gone_subscription_is_deleted(app: FastAPI, push_service: FakePushService) -> None:
+    user = await new_customer(app)
+    await add_subscription(app, user, push_service.browser("gone"))
+    await add_subscription(app, user, push_service.browser("alive"))
+    push_service.always["gone"] = 410
+    await publish_idea(app, IDEA)
+    await push_service.wait_for(lambda: "alive" in push_service.received)
+    for _ in range(50):
+        if await subscription_count(app) == 1:
+            break
+        await asyncio.sleep(0.1)
+    async with app.state.db.sessionmaker() as session:
+        left = list((await session.execute(select(PushSubscription.endpoint))).scalars())
+    assert left == [push_service.browsers["alive"].endpoint]
+    assert [r.status for r in await deliveries(app)] == [DeliveryStatus.SENT]
+
+
+async def test_failures_are_retried_with_backoff_then_given_up(
+    app: FastAPI, push_service: FakePushService, fast_retries: None, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    monkeypatch.setattr(settings, "push_max_attempts", 3)
+    user = await new_customer(app)
+    await add_subscription(app, user, push_service.browser("flaky"))
+    await add_subscription(app, user, push_service.browser("down"))
+    push_service.fail_first["flaky"] = (503, 2)
+    push_service.always["down"] = 500
+    await publish_idea(app, IDEA)
+    await push_service.wait_for(lambda: "flaky" in push_service.received)
+    for _ in range(100):
+        rows = {r.subscription_id: r for r in await deliveries(app)}
+        if all(r.status in (DeliveryStatus.SENT, DeliveryStatus.FAILED) for r in rows.values()):
+            break
+        await asyncio.sleep(0.1)
+    by_status = sorted((r.status, r.attempts, r.last_error or "") for r in rows.values())
+    assert by_status[0][:2] == (DeliveryStatus.FAILED, 3) and "HTTP 500" in by_status[0][2]
+    assert by_status[1] == (DeliveryStatus.SENT, 3, "")
+    assert await subscription_count(app) == 2  # a failing push service does not lose the subscription
+
+
+async def test_queueing_problems_never_fail_the_idea(app: FastAPI) -> None:
+    async with app.state.db.sessionmaker() as session, session.begin():
+        assert await service.enqueue_idea_push(session, {**IDEA, "pair": object()}) == 0
+        session.add(CustomerIdeaState(user_id=await new_customer(app)))  # the transaction goes on
+    assert await deliveries(app) == []
+
+
+async def test_messaging_channel_post(
+    app: FastAPI, push_service: FakePushService, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    monkeypatch.setattr(settings, "telegram_bot_token", "123:secret")
+    monkeypatch.setattr(settings, "telegram_chat_id", "@tradeideas")
+    monkeypatch.setattr(settings, "telegram_api_base", push_service.base)
+    assert await publish_idea(app, IDEA) == 1  # no browser subscriptions: only the channel post
+    await push_service.wait_for(lambda: bool(push_service.bot_posts))
+    assert push_service.bot_paths == ["/bot123:secret/sendMessage"]
+    post = push_service.bot_posts[0]
+    assert post["chat_id"] == "@tradeideas"
+    assert "Alex Morgan" in post["text"] and "EUR/USD · Leverage · Bullish (BUY)" in post["text"]
+
+
+async def test_channel_failures_only_log(
+    app: FastAPI, fast_retries: None, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    monkeypatch.setattr(settings, "telegram_bot_token", "123:secret")
+    monkeypatch.setattr(settings, "telegram_chat_id", "1")
+    monkeypatch.setattr(settings, "telegram_api_base", "http://127.0.0.1:9")  # nothing listens
+    monkeypatch.setattr(settings, "push_max_attempts", 2)
+    await publish_idea(app, IDEA)
+    for _ in range(100):
+        rows = await deliveries(app)
+        if rows and rows[0].status == DeliveryStatus.FAILED:
+            break
+        await asyncio.sleep(0.1)
+    assert rows[0].status == DeliveryStatus.FAILED and "secret" not in (rows[0].last_error or "")
+    async with app.state.db.sessionmaker() as session, session.begin():
+        await session.execute(delete(PushDelivery))
+
+
+async def test_send_test_notifications_to_own_subscriptions(
+    educator_a: httpx.AsyncClient, app: FastAPI, push_service: FakePushService
+) -> None:
+    r = await educator_a.post("/api/push/test", json={"kind": "test"})
+    assert r.json()["success"] is False and r.json()["message"] == "PushAlert notification failed"
+
+    await subscribe(educator_a, push_service.browser("mine"))
+    r = await educator_a.post("/api/push/test", json={"kind": "test"})
+    assert r.status_code == 200
+    assert r.json()["success"] is True and r.json()["message"] == "PushAlert notification sent successfully!"
+    assert r.json()["details"]["sent"] == 1
+    assert push_service.received["mine"][0]["kind"] == "test"
+
+    r = await educator_a.post("/api/push/test", json={"kind": "trade", "market": "Crypto", "pair": "BTC/USDT"})
+    assert r.json()["message"] == "Trade notification sent successfully!"
+    trade = push_service.received["mine"][1]
+    assert trade["body"].startswith("BTC/USDT") and trade["url"] == "/customer/crypto"
+
+    push_service.always["mine"] = 410
+    r = await educator_a.post("/api/push/test", json={"kind": "trade"})
+    assert r.json() == {
+        "success": False,
+        "message": "Trade notification failed",
+        "details": r.json()["details"] | {"removed": 1},
+    }
+    assert await subscription_count(app) == 0
+
+
+async def test_two_workers_never_claim_the_same_delivery(app: FastAPI, push_service: FakePushService) -> None:
+    worker = app.state.push_worker
+    await worker.stop()  # claim by hand, as two processes would
+    try:
+        user = await new_customer(app)
+        await add_subscription(app, user, push_service.browser("many"))
+        async with app.state.db.sessionmaker() as session, session.begin():
+            sub_id = (await session.execute(select(PushSubscription.id))).scalar_one()
+            now = utcnow()
+            session.add_all(
+                PushDelivery(subscription_id=sub_id, payload={"n": i}, next_attempt_at=now, created_at=now)
+                for i in range(60)
+            )
+
+        async def claim() -> list[int]:
+            async with app.state.db.sessionmaker() as session, session.begin():
+                return [c.id for c in await service.claim_due(session, 40, 60)]
+
+        a, b = await asyncio.gather(claim(), claim())
+        assert not set(a) & set(b)
+        assert len(a) + len(b) == 60
+    finally:
+        await worker.start()
+
+
+async def test_customer_cannot_send_test_pushes(customer: httpx.AsyncClient) -> None:
+    r = await customer.post("/api/push/test", json={"kind": "test"})
+    assert r.status_code == 403

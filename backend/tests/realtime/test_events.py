@@ -1,0 +1,180 @@
+"""The outbox and the event stream: same-transaction writes, live delivery, audiences and replay."""
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import func, select
+
+from tests.conftest import CUSTOMER
+from tests.realtime.conftest import LiveServer, SSEClient, login_token
+from tradeideas.auth.models import User
+from tradeideas.realtime import hooks
+from tradeideas.realtime.broker import Subscriber
+from tradeideas.realtime.models import Event
+from tradeideas.realtime.service import record_event
+from tradeideas.settings import Settings
+
+
+async def emit(app: FastAPI, type: str, payload: dict[str, Any], audience: str | int = "all") -> int:
+    async with app.state.db.sessionmaker() as session, session.begin():
+        event = await record_event(session, type, payload, audience)
+        return event.id
+
+
+async def customer_id(app: FastAPI) -> int:
+    async with app.state.db.sessionmaker() as session:
+        return int((await session.execute(select(User.id).where(User.email == CUSTOMER))).scalar_one())
+
+
+async def test_event_row_is_part_of_the_callers_transaction(app: FastAPI) -> None:
+    async with app.state.db.sessionmaker() as session:
+        event = await record_event(session, "idea.created", {"id": -1})
+        assert event.id is not None
+        await session.rollback()
+    async with app.state.db.sessionmaker() as session:
+        assert (await session.execute(select(func.count()).where(Event.id == event.id))).scalar_one() == 0
+    committed = await emit(app, "idea.created", {"id": -2})
+    async with app.state.db.sessionmaker() as session:
+        row = await session.get(Event, committed)
+        assert row is not None and row.payload == {"id": -2} and row.audience == "all"
+
+
+async def test_stream_receives_event_committed_after_connecting(
+    app: FastAPI, live: LiveServer, customer_token: str
+) -> None:
+    async with SSEClient(live.url, customer_token) as client:
+        event_id = await emit(app, "idea.created", {"id": 123, "pair": "EUR/USD"})
+        event = await client.next()
+        assert (event.id, event.type, event.data) == (str(event_id), "idea.created", {"id": 123, "pair": "EUR/USD"})
+
+
+async def test_rolled_back_change_emits_nothing(app: FastAPI, live: LiveServer, customer_token: str) -> None:
+    async with SSEClient(live.url, customer_token) as client:
+        async with app.state.db.sessionmaker() as session:
+            await record_event(session, "idea.deleted", {"id": "rolled-back"})
+            await session.rollback()
+        marker = await emit(app, "idea.updated", {"id": "marker"})
+        event = await client.next()
+        assert event.data == {"id": "marker"} and event.id == str(marker)
+
+
+async def test_audience_filtering(
+    app: FastAPI, live: LiveServer, customer_token: str, educator_token: str, settings: Settings
+) -> None:
+    me = await customer_id(app)
+    educator2_token = await login_token(live.url, "educator2@example.com", "educator")
+    async with (
+        SSEClient(live.url, customer_token) as customer,
+        SSEClient(live.url, educator_token) as educator,
+        SSEClient(live.url, educator2_token) as educator2,
+    ):
+        await emit(app, "idea.updated", {"secret": "educators"}, "educators")
+        await emit(app, "chat.reaction.updated", {"for": "customer"}, me)
+        await emit(app, "idea.status", {"for": "customers"}, "customers")
+        await emit(app, "idea.created", {"for": "all"})
+        assert [(await customer.next()).data for _ in range(3)] == [
+            {"for": "customer"},
+            {"for": "customers"},
+            {"for": "all"},
+        ]
+        assert [(await educator.next()).data for _ in range(2)] == [{"secret": "educators"}, {"for": "all"}]
+        assert [(await educator2.next()).data for _ in range(2)] == [{"secret": "educators"}, {"for": "all"}]
+
+
+async def test_replay_from_last_event_id_after_server_restart(app: FastAPI, settings: Settings) -> None:
+    first = await LiveServer(settings).start()
+    token = await login_token(first.url, CUSTOMER, "customer")
+    async with SSEClient(first.url, token) as client:
+        seen = await emit(app, "idea.created", {"n": 1})
+        assert (await client.next()).id == str(seen)
+        await first.stop()
+        assert await client.ended()
+
+    # While no server runs, changes keep being committed.
+    await emit(app, "idea.updated", {"n": 2})
+    await emit(app, "idea.updated", {"hidden": True}, "educators")
+    await emit(app, "idea.deleted", {"n": 3})
+
+    second = await LiveServer(settings, port=first.port).start()
+    try:
+        async with SSEClient(second.url, token, last_event_id=str(seen)) as client:
+            assert [(e.type, e.data) for e in [await client.next(), await client.next()]] == [
+                ("idea.updated", {"n": 2}),
+                ("idea.deleted", {"n": 3}),
+            ]
+            live_id = await emit(app, "idea.status", {"n": 4})
+            assert (await client.next()).id == str(live_id)
+        # The query-string form works too (EventSource cannot set headers on the first connect).
+        async with httpx.AsyncClient(base_url=second.url, timeout=10) as http:
+            url = f"/api/events?lastEventId={seen}"
+            async with http.stream("GET", url, headers={"Authorization": f"Bearer {token}"}) as r:
+                assert r.headers["content-type"].startswith("text/event-stream")
+                text = ""
+                async for chunk in r.aiter_text():
+                    text += chunk
+                    if '"n":3' in text:
+                        break
+                assert '"n":2' in text and "hidden" not in text
+    finally:
+        await second.stop()
+
+
+async def test_stream_requires_login(anon: httpx.AsyncClient) -> None:
+    r = await anon.get("/api/events")
+    assert r.status_code == 401
+    assert r.json()["code"] == "unauthorized"
+
+
+async def test_heartbeat_comment(settings: Settings) -> None:
+    server = await LiveServer(settings.model_copy(update={"sse_heartbeat_seconds": 0.2})).start()
+    try:
+        token = await login_token(server.url, CUSTOMER, "customer")
+        async with (
+            httpx.AsyncClient(base_url=server.url, timeout=10) as http,
+            http.stream("GET", "/api/events", headers={"Authorization": f"Bearer {token}"}) as r,
+        ):
+            text = ""
+            async for chunk in r.aiter_text():
+                text += chunk
+                if ": ping" in text:
+                    break
+            assert text.startswith("retry: 3000\n: connected\n\n")
+            assert r.headers["cache-control"].startswith("no-cache")
+    finally:
+        await server.stop()
+
+
+async def test_slow_client_is_dropped_not_buffered() -> None:
+    sub = Subscriber(1, False, maxsize=2)
+    sub.offer((1, b"a"))
+    sub.offer((2, b"b"))
+    sub.offer((3, b"c"))  # full: the connection is closed, the client will replay on reconnect
+    assert sub.closed
+    assert await asyncio.wait_for(sub.queue.get(), 1) is None
+
+
+@pytest.mark.parametrize("bad", ["abc", "-1", ""])
+async def test_bad_last_event_id_is_ignored(bad: str, app: FastAPI) -> None:
+    from tradeideas.realtime.router import _event_id
+
+    assert _event_id(bad, None) is None
+    assert _event_id(bad, "7") == 7
+
+
+async def test_wakeup_waits_for_the_outer_commit_not_a_savepoint(app: FastAPI) -> None:
+    """Creating an idea queues pushes in a savepoint; its release must not announce uncommitted events."""
+    calls: list[int] = []
+    unregister = hooks.register(app.state.db.engine.sync_engine, "savepoint-test", lambda: calls.append(1))
+    try:
+        async with app.state.db.sessionmaker() as session, session.begin():
+            await record_event(session, "idea.created", {"id": -3})
+            hooks.after_commit(session, "savepoint-test")
+            async with session.begin_nested():
+                pass
+            assert calls == []  # the event is not visible to other connections yet
+        assert calls == [1]
+    finally:
+        unregister()

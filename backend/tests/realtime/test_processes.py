@@ -1,0 +1,129 @@
+"""Several server processes on one PostgreSQL database deliver each other's events (LISTEN/NOTIFY)."""
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from tests.conftest import CUSTOMER, EDUCATOR_A
+from tests.realtime.conftest import SSEClient, free_port, login_token
+from tests.realtime.test_events import emit
+from tradeideas.settings import Settings
+
+pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="several processes need PostgreSQL")
+
+
+class ServerProcess:
+    def __init__(self, settings: Settings) -> None:
+        self.port = free_port()
+        env = {
+            **os.environ,
+            "DATABASE_URL": settings.resolved_database_url,
+            "DATA_DIR": str(settings.data_dir),
+            "DEMO_PASSWORD": settings.demo_password,
+            "STATIC_DIR": str(settings.static_dir),
+            "LOG_LEVEL": "warning",
+        }
+        args = ["-m", "uvicorn", "tradeideas.app:create_app", "--factory", "--host", "127.0.0.1"]
+        args += ["--port", str(self.port), "--log-level", "warning"]
+        self.proc = subprocess.Popen([sys.executable, *args], env=env)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def ready(self) -> None:
+        async with httpx.AsyncClient(base_url=self.url) as c:
+            for _ in range(150):
+                try:
+                    if (await c.get("/api/health")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                assert self.proc.poll() is None, "server process exited"
+                await asyncio.sleep(0.1)
+        raise RuntimeError("server process did not start")
+
+    def stop(self) -> float:
+        """SIGTERM, as a supervisor would; returns how long the process took to exit."""
+        started = time.monotonic()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return time.monotonic() - started
+
+
+@pytest.fixture
+async def two_servers(settings: Settings) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
+    a, b = ServerProcess(settings), ServerProcess(settings)
+    try:
+        await asyncio.gather(a.ready(), b.ready())
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_events_reach_clients_of_every_process(
+    app: FastAPI, two_servers: tuple[ServerProcess, ServerProcess]
+) -> None:
+    a, b = two_servers
+    customer = await login_token(a.url, CUSTOMER, "customer")
+    educator = await login_token(b.url, EDUCATOR_A, "educator")
+    async with (
+        SSEClient(a.url, customer) as on_a,
+        SSEClient(b.url, customer) as on_b,
+        SSEClient(b.url, educator) as educator_on_b,
+    ):
+        # Committed anywhere (here: this test process) reaches both processes, audience rules included.
+        await emit(app, "idea.updated", {"secret": True}, "educators")
+        shared = await emit(app, "idea.updated", {"n": 1})
+        assert (await on_a.next()).id == str(shared)
+        assert (await on_b.next()).id == str(shared)
+        assert [(await educator_on_b.next()).data for _ in range(2)] == [{"secret": True}, {"n": 1}]
+
+        # Stopping A ends its streams at once (uvicorn would otherwise wait for them) ...
+        assert a.stop() < 10
+        assert await on_a.ended()
+        missed = await emit(app, "idea.deleted", {"n": 2})
+    # ... and its clients resume on B from their last event id without losing anything.
+    async with SSEClient(b.url, customer, last_event_id=str(shared)) as resumed:
+        event = await resumed.next()
+        assert (event.id, event.data) == (str(missed), {"n": 2})
+
+
+async def test_idea_created_through_one_process_reaches_clients_of_another(
+    two_servers: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_servers
+    customer = await login_token(b.url, CUSTOMER, "customer")
+    educator = await login_token(a.url, EDUCATOR_A, "educator")
+    async with SSEClient(b.url, customer) as on_b, SSEClient(a.url, customer) as on_a:
+        idea = {
+            "marketType": "Forex",
+            "orderType": "BUY",
+            "ideaType": "Leverage",
+            "pair": "GBP/USD",
+            "timeFrame": "4H",
+            "entry1": "1.2650",
+            "invalidationLevel": "1.2600",
+            "exit1": "1.2750",
+        }
+        async with httpx.AsyncClient(base_url=a.url, headers={"Authorization": f"Bearer {educator}"}) as http:
+            r = await http.post("/api/trade-ideas", json=idea)
+            assert r.status_code == 201, r.text
+        created = await on_b.next()
+        assert created.type == "idea.created" and created.data["id"] == r.json()["id"]
+        assert created.data["pair"] == "GBP/USD"
+        assert (await on_a.next()).id == created.id

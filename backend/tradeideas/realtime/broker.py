@@ -1,0 +1,315 @@
+"""One broker per process: learns committed event ids, loads each event once and fans it out.
+
+Sources of ids: PostgreSQL LISTEN on one dedicated asyncpg connection (every process hears every
+commit, its own included), or on SQLite the after-commit hook of this process plus a slow poll for
+writes made by other programs (the CLI). Each event is loaded from the database once, encoded as SSE
+bytes once, and offered to the bounded queue of every connection whose user is in its audience; a
+connection whose queue is full is dropped (the client reconnects with Last-Event-ID and replays).
+"""
+
+import asyncio
+import json
+import logging
+from collections import deque
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager, suppress
+from types import FrameType
+from typing import Any
+from weakref import WeakSet
+
+import asyncpg
+from fastapi import FastAPI
+from sqlalchemy.engine import make_url
+
+from tradeideas.db import Database
+from tradeideas.realtime import hooks
+from tradeideas.realtime import service as events_service
+from tradeideas.realtime.models import Event
+from tradeideas.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# A queue item is (event id, encoded bytes); id 0 is a heartbeat comment; None ends the stream.
+Item = tuple[int, bytes] | None
+HEARTBEAT: Item = (0, b": ping\n\n")
+LOAD_BATCH = 500
+RECENT_IDS = 20_000
+
+
+def encode(event: Event) -> bytes:
+    data = json.dumps(event.payload, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n".encode()
+
+
+class Subscriber:
+    """One open stream: who is listening and its bounded queue."""
+
+    __slots__ = ("__weakref__", "closed", "is_educator", "queue", "user_id")
+
+    def __init__(self, user_id: int, is_educator: bool, maxsize: int) -> None:
+        self.user_id = user_id
+        self.is_educator = is_educator
+        self.queue: asyncio.Queue[Item] = asyncio.Queue(maxsize)
+        self.closed = False
+
+    def offer(self, item: Item) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            log.info("dropping slow event-stream client (user %s)", self.user_id)
+            self.close()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+class Broker:
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.is_postgres = db.engine.dialect.name == "postgresql"
+        self.subscribers: set[Subscriber] = set()
+        self.educators: set[Subscriber] = set()
+        self.customers: set[Subscriber] = set()
+        self.by_user: dict[int, set[Subscriber]] = {}
+        self.high_water = 0
+        self.closing = False
+        self.delivered = 0
+        self.listening = asyncio.Event()  # PostgreSQL: the LISTEN connection is up
+        self._recent: set[int] = set()
+        self._recent_order: deque[int] = deque()
+        self._pending: set[int] = set()
+        self._catch_up = False
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._unregister: list[Any] = []
+
+    # ---- connections -------------------------------------------------------------------------
+    def subscribe(self, user_id: int, is_educator: bool) -> Subscriber:
+        sub = Subscriber(user_id, is_educator, self.settings.sse_queue_size)
+        if self.closing:
+            sub.close()
+            return sub
+        self.subscribers.add(sub)
+        (self.educators if is_educator else self.customers).add(sub)
+        self.by_user.setdefault(user_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        self.subscribers.discard(sub)
+        self.educators.discard(sub)
+        self.customers.discard(sub)
+        mine = self.by_user.get(sub.user_id)
+        if mine is not None:
+            mine.discard(sub)
+            if not mine:
+                del self.by_user[sub.user_id]
+
+    def close_streams(self) -> None:
+        """End every open stream (server shutdown): clients reconnect elsewhere and replay."""
+        self.closing = True
+        for sub in tuple(self.subscribers):
+            sub.close()
+
+    def _targets(self, audience: str) -> Iterable[Subscriber]:
+        if audience == events_service.ALL:
+            return self.subscribers
+        if audience == events_service.EDUCATORS:
+            return self.educators
+        if audience == events_service.CUSTOMERS:
+            return self.customers
+        if audience.isdigit():
+            return self.by_user.get(int(audience), ())
+        return ()
+
+    # ---- incoming ids ------------------------------------------------------------------------
+    def notify(self, event_id: int | None = None) -> None:
+        """An event committed (id known on PostgreSQL), or "something committed" (SQLite): load and deliver."""
+        if event_id is None:
+            self._catch_up = True
+        else:
+            self._pending.add(event_id)
+        self._wake.set()
+
+    def _notify_threadsafe(self) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.notify)
+
+    def _on_pg_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        with suppress(ValueError):
+            self.notify(int(payload))
+
+    def _remember(self, event_id: int) -> bool:
+        if event_id in self._recent:
+            return False
+        self._recent.add(event_id)
+        self._recent_order.append(event_id)
+        if len(self._recent_order) > RECENT_IDS:
+            self._recent.discard(self._recent_order.popleft())
+        return True
+
+    def deliver(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if not self._remember(event.id):
+                continue
+            self.high_water = max(self.high_water, event.id)
+            item = (event.id, encode(event))
+            targets = tuple(self._targets(event.audience))
+            for sub in targets:
+                sub.offer(item)
+            self.delivered += len(targets)
+
+    async def _load_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                if self._pending:
+                    ids = sorted(self._pending)
+                    self._pending.clear()
+                    async with self.db.sessionmaker() as session:
+                        for start in range(0, len(ids), LOAD_BATCH):
+                            self.deliver(await events_service.events_by_id(session, ids[start : start + LOAD_BATCH]))
+                if self._catch_up:
+                    self._catch_up = False
+                    async with self.db.sessionmaker() as session:
+                        while True:
+                            rows = await events_service.events_after(session, self.high_water, LOAD_BATCH)
+                            self.deliver(rows)
+                            if len(rows) < LOAD_BATCH:
+                                break
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("loading events failed; retrying")
+                self._catch_up = True
+                await asyncio.sleep(1)
+                self._wake.set()
+
+    # ---- background tasks --------------------------------------------------------------------
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sse_heartbeat_seconds)
+            for sub in tuple(self.subscribers):
+                sub.offer(HEARTBEAT)
+
+    async def _poll_loop(self) -> None:
+        """SQLite only: notice commits made by other programs on the same file."""
+        while True:
+            await asyncio.sleep(self.settings.realtime_poll_seconds)
+            self.notify()
+
+    async def _prune_loop(self) -> None:
+        while True:
+            try:
+                async with self.db.sessionmaker() as session, session.begin():
+                    removed = await events_service.prune_events(session, self.settings.events_keep_days)
+                if removed:
+                    log.info("pruned %d old events", removed)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("pruning events failed")
+            await asyncio.sleep(self.settings.events_prune_interval_seconds)
+
+    async def _listen_loop(self) -> None:
+        """PostgreSQL: one LISTEN connection per process, re-established (with a catch-up) when lost."""
+        dsn = make_url(self.db.engine.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        while True:
+            conn: Any = None
+            try:
+                conn = await asyncpg.connect(dsn)
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _c, lost=lost: lost.set())
+                await conn.add_listener(events_service.NOTIFY_CHANNEL, self._on_pg_notify)
+                self.listening.set()
+                self.notify()  # catch up on anything committed while we were not listening
+                while not lost.is_set():
+                    with suppress(TimeoutError):
+                        await asyncio.wait_for(lost.wait(), 30)
+                    if not lost.is_set():
+                        await asyncio.wait_for(conn.execute("SELECT 1"), 10)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("event listener connection lost; reconnecting", exc_info=True)
+            finally:
+                self.listening.clear()
+                if conn is not None:
+                    with suppress(Exception):
+                        await asyncio.wait_for(conn.close(), 5)
+            await asyncio.sleep(1)
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        async with self.db.sessionmaker() as session:
+            self.high_water = await events_service.last_event_id(session)
+        loops = [self._load_loop(), self._heartbeat_loop(), self._prune_loop()]
+        if self.is_postgres:
+            loops.append(self._listen_loop())
+        else:
+            loops.append(self._poll_loop())
+            engine = self.db.engine.sync_engine
+            self._unregister.append(hooks.register(engine, events_service.COMMIT_KEY, self._notify_threadsafe))
+        self._tasks = [asyncio.create_task(c) for c in loops]
+        _BROKERS.add(self)
+        if self.is_postgres:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.listening.wait(), 10)
+
+    async def stop(self) -> None:
+        _BROKERS.discard(self)
+        self.close_streams()
+        for unregister in self._unregister:
+            unregister()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+
+
+_BROKERS: "WeakSet[Broker]" = WeakSet()
+
+
+def _install_uvicorn_exit_hook() -> None:
+    """uvicorn waits for open responses before shutting down; end event streams as soon as it is asked to exit."""
+    try:
+        from uvicorn.server import Server
+    except ImportError:  # pragma: no cover - uvicorn is a dependency
+        return
+    original = Server.handle_exit
+    if getattr(original, "_closes_event_streams", False):
+        return
+
+    def handle_exit(self: Server, sig: int, frame: FrameType | None) -> None:
+        for broker in list(_BROKERS):
+            if broker._loop is not None and not broker._loop.is_closed():
+                broker._loop.call_soon_threadsafe(broker.close_streams)
+        original(self, sig, frame)
+
+    handle_exit._closes_event_streams = True  # type: ignore[attr-defined]
+    Server.handle_exit = handle_exit  # type: ignore[method-assign]
+
+
+_install_uvicorn_exit_hook()
+
+
+@asynccontextmanager
+async def realtime_lifespan(app: FastAPI) -> AsyncIterator[None]:
+    broker = Broker(app.state.db, app.state.settings)
+    await broker.start()
+    app.state.broker = broker
+    try:
+        yield
+    finally:
+        await broker.stop()

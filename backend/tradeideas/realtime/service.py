@@ -1,0 +1,77 @@
+"""Writing events into the outbox (in the caller's transaction) and reading them back for streams.
+
+Services call `record_event` in the same transaction as their change. Nothing is published before
+that transaction commits: on PostgreSQL the `pg_notify` issued here is delivered by the server only on
+commit; on SQLite the session's after-commit hook wakes this process's broker. A rollback emits nothing.
+"""
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from sqlalchemy import delete, func, or_, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas.core.schemas import JsonPayload, json_payload
+from tradeideas.db import utcnow
+from tradeideas.realtime.hooks import after_commit
+from tradeideas.realtime.models import Event
+
+NOTIFY_CHANNEL = "events"
+COMMIT_KEY = "events"
+ALL = "all"
+EDUCATORS = "educators"
+CUSTOMERS = "customers"
+
+
+def _audience(value: str | int) -> str:
+    if isinstance(value, int):
+        return str(value)
+    if value in (ALL, EDUCATORS, CUSTOMERS) or value.isdigit():
+        return value
+    raise ValueError(f"unknown event audience {value!r}")
+
+
+async def record_event(db: AsyncSession, type: str, payload: JsonPayload, audience: str | int = ALL) -> Event:
+    """Write an event row in the caller's transaction; it is streamed only once that transaction commits.
+
+    `payload` is the changed object as the API returns it (a pydantic response model or a JSON-ready dict);
+    `audience` is "all", "educators", "customers" or a user id.
+    """
+    event = Event(type=type, payload=json_payload(payload), audience=_audience(audience), created_at=utcnow())
+    db.add(event)
+    await db.flush()
+    if db.get_bind().dialect.name == "postgresql":
+        # Delivered by PostgreSQL to every listening process when (and only if) this transaction commits.
+        await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(event.id)})
+    else:
+        after_commit(db, COMMIT_KEY)  # SQLite: one process; wake its broker once the commit is durable
+    return event
+
+
+def audiences_for(user_id: int, is_educator: bool) -> list[str]:
+    """The audience values a user may receive."""
+    return [ALL, EDUCATORS if is_educator else CUSTOMERS, str(user_id)]
+
+
+async def events_by_id(db: AsyncSession, ids: Sequence[int]) -> list[Event]:
+    rows = await db.execute(select(Event).where(Event.id.in_(list(ids))).order_by(Event.id))
+    return list(rows.scalars())
+
+
+async def events_after(db: AsyncSession, after_id: int, limit: int, audiences: list[str] | None = None) -> list[Event]:
+    """Events with id > after_id, oldest first, optionally only those for the given audiences."""
+    stmt = select(Event).where(Event.id > after_id)
+    if audiences is not None:
+        stmt = stmt.where(or_(Event.audience.in_(audiences)))
+    rows = await db.execute(stmt.order_by(Event.id).limit(limit))
+    return list(rows.scalars())
+
+
+async def last_event_id(db: AsyncSession) -> int:
+    return int((await db.execute(select(func.coalesce(func.max(Event.id), 0)))).scalar_one())
+
+
+async def prune_events(db: AsyncSession, keep_days: float) -> int:
+    """Delete events older than `keep_days`; a client away longer than that reloads its lists instead."""
+    result = await db.execute(delete(Event).where(Event.created_at < utcnow() - timedelta(days=keep_days)))
+    return int(getattr(result, "rowcount", 0) or 0)
