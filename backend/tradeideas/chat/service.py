@@ -1,0 +1,184 @@
+"""Chat rules and queries: rooms, paginated history, posting, editing, soft-deleting and reactions.
+
+Services never commit (the request's session does) and return the changed objects, so a realtime
+publisher can be hooked in later without changing the rules.
+"""
+
+from collections.abc import Sequence
+
+from sqlalchemy import and_, delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas.auth.models import User
+from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom, ReactionKind
+from tradeideas.chat.schemas import MessageOut
+from tradeideas.core.errors import Invalid, NotFound
+from tradeideas.db import utcnow
+from tradeideas.media import service as media_service
+from tradeideas.media.models import MediaFile
+from tradeideas.realtime.service import record_event
+
+ROOM_NAMES = ("Leverage Ideas", "Exchange Ideas")  # the only rooms shown (spec §9)
+DEFAULT_USER_NAME = "Educator"
+IMAGE_ONLY_TEXT = "Shared an image"
+MESSAGE_REQUIRED = "Please enter a message or attach an image"
+ROOM_NOT_FOUND = "Chat room not found"
+MESSAGE_NOT_FOUND = "Message not found"
+
+
+async def list_rooms(db: AsyncSession) -> Sequence[ChatRoom]:
+    stmt = select(ChatRoom).where(ChatRoom.name.in_(ROOM_NAMES)).order_by(ChatRoom.created_at, ChatRoom.id)
+    return (await db.execute(stmt)).scalars().all()
+
+
+async def get_room(db: AsyncSession, room_id: int) -> ChatRoom:
+    room = await db.get(ChatRoom, room_id)
+    if room is None or room.name not in ROOM_NAMES:
+        raise NotFound(ROOM_NOT_FOUND)
+    return room
+
+
+async def get_message(db: AsyncSession, message_id: int) -> ChatMessage:
+    """A visible (not soft-deleted) message; deleted ones answer 404 to everyone."""
+    message = await db.get(ChatMessage, message_id)
+    if message is None or message.is_deleted:
+        raise NotFound(MESSAGE_NOT_FOUND)
+    return message
+
+
+async def list_messages(
+    db: AsyncSession, room: ChatRoom, *, before: int | None, limit: int, author_id: int | None = None
+) -> tuple[list[ChatMessage], int | None]:
+    """One page of history, newest page first: returns (messages oldest->newest, cursor for older)."""
+    conditions = [ChatMessage.room_id == room.id, ChatMessage.is_deleted.is_(False)]
+    if before is not None:
+        conditions.append(ChatMessage.id < before)
+    if author_id is not None:
+        conditions.append(ChatMessage.user_id == author_id)
+    stmt = select(ChatMessage).where(and_(*conditions)).order_by(ChatMessage.id.desc()).limit(limit + 1)
+    rows = list((await db.execute(stmt)).scalars())
+    more = len(rows) > limit
+    page = rows[:limit]
+    page.reverse()
+    return page, (page[0].id if more and page else None)
+
+
+async def post_message(
+    db: AsyncSession, author: User, room: ChatRoom, *, text: str | None, image_id: int | None
+) -> ChatMessage:
+    if image_id is not None:
+        await media_service.owned_media(db, author.id, [image_id])
+    text = (text or "").strip()
+    if not text:
+        if image_id is None:
+            raise Invalid(MESSAGE_REQUIRED, code="message_required")
+        text = IMAGE_ONLY_TEXT
+    now = utcnow()
+    message = ChatMessage(
+        room_id=room.id, user_id=author.id, message=text, image_id=image_id, created_at=now, updated_at=now
+    )
+    db.add(message)
+    await db.flush()
+    await _publish(db, "chat.message.created", message)
+    return message
+
+
+async def _publish(db: AsyncSession, event_type: str, message: ChatMessage) -> None:
+    """Record the change for live clients in this transaction; viewer-specific flags stay false."""
+    (payload,) = await to_out(db, EVERYONE, [message])
+    await record_event(db, event_type, payload)
+
+
+async def edit_message(db: AsyncSession, message: ChatMessage, text: str) -> ChatMessage:
+    message.message = text
+    message.is_edited = True
+    message.updated_at = utcnow()
+    await db.flush()
+    await _publish(db, "chat.message.updated", message)
+    return message
+
+
+async def delete_message(db: AsyncSession, message: ChatMessage) -> ChatMessage:
+    message.is_deleted = True
+    message.updated_at = utcnow()
+    await db.flush()
+    await record_event(db, "chat.message.deleted", {"id": message.id, "roomId": message.room_id})
+    return message
+
+
+async def set_reaction(db: AsyncSession, user: User, message: ChatMessage, kind: ReactionKind, on: bool) -> ChatMessage:
+    """Idempotent: adding an existing reaction or removing a missing one changes nothing."""
+    mine = and_(ChatReaction.message_id == message.id, ChatReaction.user_id == user.id, ChatReaction.kind == kind)
+    changed = False
+    if not on:
+        changed = bool(getattr(await db.execute(delete(ChatReaction).where(mine)), "rowcount", 0))
+    elif (await db.execute(select(ChatReaction.id).where(mine))).first() is None:
+        try:
+            async with db.begin_nested():  # a concurrent identical PUT loses the race on the unique key
+                db.add(ChatReaction(message_id=message.id, user_id=user.id, kind=kind))
+            changed = True
+        except IntegrityError:
+            pass
+    if changed:
+        await _publish(db, "chat.reaction.updated", message)
+    return message
+
+
+# Events go to every viewer: their hearted/liked flags are false; clients take only the counts.
+EVERYONE = 0
+
+
+async def to_out(db: AsyncSession, viewer_id: int, messages: Sequence[ChatMessage]) -> list[MessageOut]:
+    """Message JSON with the author's current profile, reaction counts and the viewer's own reactions."""
+    if not messages:
+        return []
+    ids = [m.id for m in messages]
+    authors = {
+        u.id: u for u in (await db.execute(select(User).where(User.id.in_({m.user_id for m in messages})))).scalars()
+    }
+    counts: dict[tuple[int, str], int] = {}
+    count_rows = await db.execute(
+        select(ChatReaction.message_id, ChatReaction.kind, func.count())
+        .where(ChatReaction.message_id.in_(ids))
+        .group_by(ChatReaction.message_id, ChatReaction.kind)
+    )
+    for message_id, kind, n in count_rows:
+        counts[(message_id, kind)] = n
+    own = {
+        (message_id, kind)
+        for message_id, kind in await db.execute(
+            select(ChatReaction.message_id, ChatReaction.kind).where(
+                ChatReaction.message_id.in_(ids), ChatReaction.user_id == viewer_id
+            )
+        )
+    }
+    images: dict[int, str] = {}
+    image_ids = {m.image_id for m in messages if m.image_id is not None}
+    if image_ids:
+        rows = await db.execute(select(MediaFile).where(MediaFile.id.in_(image_ids)))
+        images = {media.id: media.url for media in rows.scalars()}
+    out = []
+    for m in messages:
+        author = authors[m.user_id]
+        out.append(
+            MessageOut(
+                id=m.id,
+                room_id=m.room_id,
+                user_id=m.user_id,
+                user_name=f"{author.first_name} {author.last_name}".strip() or DEFAULT_USER_NAME,
+                user_role=author.role,
+                specialty=author.specialty or None,
+                user_image=author.avatar_url,
+                message=m.message,
+                image_url=images.get(m.image_id) if m.image_id is not None else None,
+                created_at=m.created_at,
+                updated_at=m.updated_at,
+                is_edited=m.is_edited,
+                hearts=counts.get((m.id, ReactionKind.HEART), 0),
+                likes=counts.get((m.id, ReactionKind.LIKE), 0),
+                hearted=(m.id, ReactionKind.HEART) in own,
+                liked=(m.id, ReactionKind.LIKE) in own,
+            )
+        )
+    return out
