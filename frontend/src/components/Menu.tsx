@@ -1,0 +1,59 @@
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import type { LucideIcon } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { cn } from "./cn";
+
+const itemClass =
+  "flex w-full cursor-pointer select-none items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-fg outline-none data-[highlighted]:bg-card-hover data-[disabled]:opacity-50";
+
+export type MenuEntry =
+  | { kind: "link"; label: string; to: string; icon: LucideIcon }
+  | { kind: "action"; label: string; onSelect: () => void; icon: LucideIcon; danger?: boolean; disabled?: boolean };
+
+/** An icon-button dropdown menu (Radix). `label` is the trigger's accessible name. */
+export function Menu({ label, icon, entries, header }: { label: string; icon: ReactNode; entries: MenuEntry[]; header?: ReactNode }) {
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        aria-label={label}
+        className="inline-flex h-10 w-10 items-center justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+      >
+        {icon}
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 min-w-52 rounded-2xl border border-line bg-card p-1.5 text-fg shadow-2xl"
+        >
+          {header ? <div className="px-3 py-2 text-xs text-muted">{header}</div> : null}
+          {entries.map((entry) => {
+            const Icon = entry.icon;
+            if (entry.kind === "link") {
+              return (
+                <DropdownMenu.Item key={entry.label} asChild className={itemClass}>
+                  <Link to={entry.to}>
+                    <Icon className="h-4 w-4 text-muted" aria-hidden="true" />
+                    {entry.label}
+                  </Link>
+                </DropdownMenu.Item>
+              );
+            }
+            return (
+              <DropdownMenu.Item
+                key={entry.label}
+                disabled={entry.disabled}
+                onSelect={entry.onSelect}
+                className={cn(itemClass, entry.danger && "text-rose-600 dark:text-rose-400")}
+              >
+                <Icon className="h-4 w-4" aria-hidden="true" />
+                {entry.label}
+              </DropdownMenu.Item>
+            );
+          })}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

@@ -1,0 +1,62 @@
+import { Heart, ThumbsUp } from "lucide-react";
+import { toast } from "sonner";
+import { errorMessage } from "../../api/errors";
+import { cn } from "../../components/cn";
+import type { ChatMessage, ReactionKind } from "./types";
+import { useAddReaction } from "./useAddReaction";
+import { useRemoveReaction } from "./useRemoveReaction";
+
+const reactionButton =
+  "inline-flex h-9 min-w-14 items-center justify-center gap-1.5 rounded-full border px-3 text-sm font-semibold transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 disabled:opacity-60";
+
+/** Heart and like toggles with counts; aria-pressed shows the viewer's own reaction. */
+export function ReactionButtons({ message }: { message: ChatMessage }) {
+  const add = useAddReaction();
+  const remove = useRemoveReaction();
+  const busy = add.isPending || remove.isPending;
+
+  const toggle = (kind: ReactionKind, on: boolean) => {
+    const mutation = on ? remove : add;
+    mutation.mutate(
+      { message, kind },
+      { onError: (error) => toast.error(errorMessage(error, "Failed to react")) },
+    );
+  };
+
+  return (
+    <div className="mt-3 flex items-center gap-2">
+      <button
+        type="button"
+        aria-label="Heart"
+        aria-pressed={message.hearted}
+        disabled={busy}
+        onClick={() => toggle("heart", message.hearted)}
+        className={cn(
+          reactionButton,
+          message.hearted
+            ? "border-rose-500/40 bg-rose-500/15 text-rose-600 dark:text-rose-300"
+            : "border-line text-muted hover:bg-card-hover hover:text-fg",
+        )}
+      >
+        <Heart className={cn("h-4 w-4", message.hearted && "fill-current")} aria-hidden="true" />
+        <span>{message.hearts}</span>
+      </button>
+      <button
+        type="button"
+        aria-label="Like"
+        aria-pressed={message.liked}
+        disabled={busy}
+        onClick={() => toggle("like", message.liked)}
+        className={cn(
+          reactionButton,
+          message.liked
+            ? "border-sky-500/40 bg-sky-500/15 text-sky-700 dark:text-sky-300"
+            : "border-line text-muted hover:bg-card-hover hover:text-fg",
+        )}
+      >
+        <ThumbsUp className={cn("h-4 w-4", message.liked && "fill-current")} aria-hidden="true" />
+        <span>{message.likes}</span>
+      </button>
+    </div>
+  );
+}

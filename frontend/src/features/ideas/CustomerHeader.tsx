@@ -1,0 +1,79 @@
+import { ArrowLeftRight, History, LayoutGrid, LogOut, Menu as MenuIcon, MessageSquare } from "lucide-react";
+import { Link, NavLink } from "react-router";
+import { Button } from "../../components/Button";
+import { cn } from "../../components/cn";
+import { Logo } from "../../components/Logo";
+import { Menu, type MenuEntry } from "../../components/Menu";
+import { ThemeToggle } from "../../components/ThemeToggle";
+import type { Market } from "../../lib/session";
+import { NotificationSettingsDialog } from "./NotificationSettingsDialog";
+import { UnseenBell } from "./UnseenBell";
+
+const navClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium transition-colors",
+    isActive ? "bg-emerald-500/15 text-emerald-600 dark:text-emerald-300" : "text-muted hover:bg-card-hover hover:text-fg",
+  );
+
+export function CustomerHeader({
+  appName,
+  market,
+  onLogout,
+  loggingOut,
+  unseen,
+  isCustomer = true,
+}: {
+  isCustomer?: boolean;
+  appName: string;
+  market: Market;
+  unseen: number;
+  onLogout: () => void;
+  loggingOut: boolean;
+}) {
+  const links = [
+    { to: "/customer/dashboard", label: "Markets", icon: LayoutGrid },
+    { to: `/customer/${market}/leverage`, label: "Leverage", icon: History },
+    { to: `/customer/${market}/exchange`, label: "Exchange", icon: ArrowLeftRight },
+    { to: "/customer/chat", label: "Updates", icon: MessageSquare },
+  ];
+  const menuEntries: MenuEntry[] = [
+    ...links.map((l) => ({ kind: "link" as const, ...l })),
+    { kind: "action", label: "Sign Out", icon: LogOut, onSelect: onLogout, danger: true, disabled: loggingOut },
+  ];
+
+  return (
+    <header className="sticky top-0 z-20 border-b border-line bg-surface/90 backdrop-blur">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
+        <Link to="/customer/dashboard" className="min-w-0 rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
+          <Logo name={appName} className="[&>span:last-child]:hidden sm:[&>span:last-child]:inline" />
+        </Link>
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {links.map((l) => (
+            <NavLink key={l.to} to={l.to} end className={navClass}>
+              <l.icon className="h-4 w-4" aria-hidden="true" />
+              {l.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="flex items-center gap-2">
+          {isCustomer ? (
+            <>
+              <UnseenBell count={unseen} />
+              <NotificationSettingsDialog />
+            </>
+          ) : null}
+          <ThemeToggle />
+          <div className="hidden md:block">
+            <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut}>
+              <LogOut className="h-4 w-4" aria-hidden="true" />
+              Sign Out
+            </Button>
+          </div>
+          <div className="md:hidden">
+            <Menu label="Open menu" icon={<MenuIcon className="h-5 w-5" aria-hidden="true" />} entries={menuEntries} />
+          </div>
+        </div>
+      </div>
+    </header>
+  );
+}

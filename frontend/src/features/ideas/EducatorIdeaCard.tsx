@@ -1,0 +1,166 @@
+import { Ban, CheckCircle2, Pencil, RotateCcw, Trash2, XCircle } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { errorMessage } from "../../api/errors";
+import { Badge } from "../../components/Badge";
+import { Button } from "../../components/Button";
+import { Card } from "../../components/Card";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { REQUIRED_FIELDS_MESSAGE } from "../../lib/ideaForm";
+import { invalidationNote, statusToast, type IdeaStatus } from "../../lib/ideaStatus";
+import { DirectionBadge, StatusBadge } from "./IdeaCard";
+import { InlineField } from "./InlineField";
+import type { Idea, IdeaUpdate } from "./types";
+import { useDeleteIdea } from "./useDeleteIdea";
+import { useSetIdeaStatus } from "./useSetIdeaStatus";
+import { useUpdateIdea } from "./useUpdateIdea";
+
+type LevelField = "entry1" | "entry2" | "invalidationLevel" | "exit1" | "exit2" | "exit3" | "notes";
+
+const FIELDS: Array<{ name: LevelField; label: string; required?: boolean }> = [
+  { name: "entry1", label: "Entry 1", required: true },
+  { name: "entry2", label: "Entry 2" },
+  { name: "invalidationLevel", label: "Invalidation", required: true },
+  { name: "exit1", label: "Exit 1", required: true },
+  { name: "exit2", label: "Exit 2" },
+  { name: "exit3", label: "Exit 3" },
+];
+
+const iconButton =
+  "inline-flex h-9 w-9 items-center justify-center rounded-lg border border-line text-muted transition-colors hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
+
+function shortDate(value: string): string {
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+}
+
+/** The educator's own idea: inline level editing (save on blur), status buttons, edit and delete. */
+export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: Idea) => void }) {
+  const update = useUpdateIdea();
+  const setStatus = useSetIdeaStatus();
+  const remove = useDeleteIdea();
+  const [confirming, setConfirming] = useState(false);
+  const invalid = idea.status === "invalidated";
+
+  const saveField = async (name: LevelField, label: string, required: boolean, value: string): Promise<boolean> => {
+    if (required && !value) {
+      toast.error(`Failed to update ${label}`, { description: REQUIRED_FIELDS_MESSAGE });
+      return false;
+    }
+    try {
+      const body: IdeaUpdate = { [name]: value || null };
+      await update.mutateAsync({ id: idea.id, body });
+      toast.success("Trade idea updated", { description: `${label} saved.` });
+      return true;
+    } catch (error) {
+      toast.error("Error", { description: `Failed to update ${label}${error instanceof Error && error.message ? `: ${error.message}` : ""}` });
+      return false;
+    }
+  };
+
+  // Promises (not mutate callbacks): the live stream may update or remove this card before the answer
+  // arrives, and callbacks of an unmounted component would never run.
+  const changeStatus = (status: IdeaStatus) => {
+    setStatus.mutateAsync({ id: idea.id, status }).then(
+      (saved) => {
+        const description =
+          status === "successful" || status === "unsuccessful"
+            ? statusToast(status, saved.ideaType, saved.marketType)
+            : status === "invalidated"
+              ? "Trade idea marked invalid"
+              : "Trade idea status reset to active";
+        toast.success("Trade Updated", { description });
+      },
+      (error: unknown) => toast.error("Failed to update trade status", { description: errorMessage(error, "Failed to update status.") }),
+    );
+  };
+
+  const confirmDelete = () => {
+    remove.mutateAsync(idea.id).then(
+      () => toast.success("Trade idea deleted", { description: "The trade idea has been successfully deleted" }),
+      (error: unknown) => toast.error("Failed to delete trade idea", { description: errorMessage(error, "Failed to delete trade idea") }),
+    );
+  };
+
+  const statusBusy = setStatus.isPending;
+  return (
+    <Card className="flex h-full flex-col gap-4 p-4">
+      <article aria-label={`${idea.pair} trade idea`} className="flex h-full flex-col gap-4">
+        <header className="flex items-start gap-2">
+          <div className="min-w-0 flex-1">
+            <h3 className={`truncate text-lg font-bold text-fg ${invalid ? "line-through decoration-amber-500" : ""}`}>{idea.pair}</h3>
+            <p className="text-xs text-muted">
+              {idea.marketType} · {idea.timeFrame} · <time dateTime={idea.createdAt}>{shortDate(idea.createdAt)}</time>
+            </p>
+          </div>
+          <button type="button" aria-label="Edit trade idea" title="Edit trade idea" className={iconButton} onClick={() => onEdit(idea)}>
+            <Pencil className="h-4 w-4" aria-hidden="true" />
+          </button>
+          <button
+            type="button"
+            aria-label="Delete trade idea"
+            title="Delete trade idea"
+            className={`${iconButton} hover:text-rose-500`}
+            onClick={() => setConfirming(true)}
+            disabled={remove.isPending}
+          >
+            <Trash2 className="h-4 w-4" aria-hidden="true" />
+          </button>
+        </header>
+
+        <div className="flex flex-wrap gap-2">
+          <StatusBadge status={idea.status} />
+          <DirectionBadge orderType={idea.orderType} />
+          <Badge tone="violet">{idea.ideaType}</Badge>
+        </div>
+
+        {invalid ? (
+          <p role="note" className="rounded-xl border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-xs text-amber-800 dark:text-amber-200">
+            {invalidationNote(idea.orderType, idea.invalidationLevel)}
+          </p>
+        ) : null}
+
+        <div className="grid grid-cols-2 gap-x-3 gap-y-2">
+          {FIELDS.map((f) => (
+            <InlineField
+              key={f.name}
+              label={f.label}
+              value={idea[f.name]}
+              strike={invalid}
+              onSave={(v) => saveField(f.name, f.label, Boolean(f.required), v)}
+            />
+          ))}
+          <InlineField label="Notes" multiline value={idea.notes} onSave={(v) => saveField("notes", "Notes", false, v)} />
+        </div>
+
+        <div className="mt-auto grid grid-cols-2 gap-2">
+          <Button size="sm" variant="outline" disabled={statusBusy || idea.status === "successful"} onClick={() => changeStatus("successful")} className="text-emerald-600 dark:text-emerald-400">
+            <CheckCircle2 className="h-4 w-4" aria-hidden="true" />
+            Successful
+          </Button>
+          <Button size="sm" variant="outline" disabled={statusBusy || idea.status === "unsuccessful"} onClick={() => changeStatus("unsuccessful")} className="text-rose-600 dark:text-rose-400">
+            <XCircle className="h-4 w-4" aria-hidden="true" />
+            Unsuccessful
+          </Button>
+          <Button size="sm" variant="outline" disabled={statusBusy || invalid} onClick={() => changeStatus("invalidated")} className="text-amber-600 dark:text-amber-400">
+            <Ban className="h-4 w-4" aria-hidden="true" />
+            Invalid
+          </Button>
+          <Button size="sm" variant="ghost" disabled={statusBusy || idea.status === "active"} onClick={() => changeStatus("active")}>
+            <RotateCcw className="h-4 w-4" aria-hidden="true" />
+            Reset
+          </Button>
+        </div>
+      </article>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete Trade Idea"
+        description="Are you sure you want to delete this trade idea?"
+        confirmLabel="Delete"
+        danger
+        onConfirm={confirmDelete}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { Lightbulb } from "lucide-react";
+import { errorMessage } from "../../api/errors";
+import { Carousel } from "../../components/Carousel";
+import { EmptyState } from "../../components/EmptyState";
+import { Spinner } from "../../components/Spinner";
+import { EducatorIdeaCard } from "./EducatorIdeaCard";
+import type { Idea } from "./types";
+import { useTradeIdeas } from "./useTradeIdeas";
+
+/** Your Trade Ideas: the educator's ideas, newest first, in a non-looping carousel. */
+export function EducatorIdeasCarousel({ educatorId, onEdit }: { educatorId: number; onEdit: (idea: Idea) => void }) {
+  const ideas = useTradeIdeas({ educatorId, limit: 100 });
+  if (ideas.isPending) {
+    return (
+      <p role="status" className="mt-4 flex items-center gap-2 text-sm text-muted">
+        <Spinner className="h-4 w-4" /> Loading trade ideas...
+      </p>
+    );
+  }
+  if (ideas.isError) {
+    return (
+      <p role="alert" className="mt-4 text-sm text-rose-600 dark:text-rose-300">
+        {errorMessage(ideas.error, "Failed to fetch trade ideas")}
+      </p>
+    );
+  }
+  if (ideas.data.items.length === 0) {
+    return <EmptyState className="mt-4" icon={Lightbulb} title="No trade ideas created yet" />;
+  }
+  return (
+    <Carousel label="Your Trade Ideas" className="mt-4">
+      {ideas.data.items.map((idea) => (
+        <EducatorIdeaCard key={idea.id} idea={idea} onEdit={onEdit} />
+      ))}
+    </Carousel>
+  );
+}

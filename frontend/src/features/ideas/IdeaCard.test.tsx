@@ -1,0 +1,111 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { Toaster } from "sonner";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { IdeaCard } from "./IdeaCard";
+import type { Idea } from "./types";
+
+const idea: Idea = {
+  id: 7,
+  educatorId: 1,
+  educatorName: "Alex Morgan",
+  educatorImage: null,
+  specialty: "Forex Trading",
+  pair: "EUR/USD",
+  timeFrame: "4H",
+  orderType: "BUY",
+  ideaType: "Leverage",
+  marketType: "Forex",
+  market: "forex",
+  entry1: "100",
+  entry2: null,
+  invalidationLevel: "90",
+  exit1: "125",
+  exit2: "130",
+  exit3: null,
+  notes: '<img src=x onerror="alert(1)"><b>bold</b>',
+  status: "active",
+  imageIds: [],
+  imageUrls: [],
+  chartUrl: null,
+  videoUrl: null,
+  audioUrl: null,
+  createdAt: new Date(Date.now() - 120_000).toISOString(),
+  updatedAt: new Date().toISOString(),
+  edited: false,
+  isNew: true,
+};
+
+function renderCard(value: Idea = idea) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <IdeaCard idea={value} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+describe("IdeaCard", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("shows the educator, age, badges, levels and R:R", () => {
+    renderCard();
+    const card = screen.getByRole("article", { name: "EUR/USD trade idea" });
+    expect(within(card).getByText("Alex Morgan")).toBeInTheDocument();
+    expect(within(card).getByText("2m ago")).toBeInTheDocument();
+    expect(within(card).getByText("NEW")).toBeInTheDocument();
+    expect(within(card).getByText("Bullish")).toBeInTheDocument();
+    expect(within(card).getByText("Leverage")).toBeInTheDocument();
+    expect(within(card).getByText("R:R 1:2.5")).toBeInTheDocument();
+    for (const label of ["Entry 1", "Invalidation", "Exit 1", "Exit 2"]) {
+      expect(within(card).getByRole("button", { name: `Copy ${label}` })).toBeInTheDocument();
+    }
+    expect(within(card).queryByRole("button", { name: "Copy Entry 2" })).not.toBeInTheDocument();
+  });
+
+  it("renders notes containing HTML as text", () => {
+    const { container } = renderCard();
+    expect(screen.getByText('<img src=x onerror="alert(1)"><b>bold</b>')).toBeInTheDocument();
+    expect(container.querySelector("b")).toBeNull();
+    expect(container.querySelector("img")).toBeNull();
+  });
+
+  it("copies a level to the clipboard, toasts and shows a check for 2 s", async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal("navigator", { ...navigator, clipboard: { writeText } });
+    renderCard();
+    const button = screen.getByRole("button", { name: "Copy Entry 1" });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    expect(writeText).toHaveBeenCalledWith("100");
+    expect(await screen.findByText("Entry 1 copied to clipboard.")).toBeInTheDocument();
+    expect(within(button).getByTestId("copied-icon")).toBeInTheDocument();
+    await act(async () => {
+      vi.advanceTimersByTime(2100);
+    });
+    expect(within(button).queryByTestId("copied-icon")).not.toBeInTheDocument();
+  });
+
+  it("shows an invalidated idea as INVALID with the broken-level note", () => {
+    renderCard({ ...idea, status: "invalidated", orderType: "SELL", isNew: false });
+    expect(screen.getByText("INVALID")).toBeInTheDocument();
+    expect(screen.getByText("Price broke above the invalidation level (90).")).toBeInTheDocument();
+    expect(screen.getByText("Bearish")).toBeInTheDocument();
+  });
+
+  it("tries the next image URL when one fails, then hides the chart", () => {
+    renderCard({ ...idea, imageUrls: ["/media/a.jpg", "/media/b.jpg"] });
+    const img = () => screen.queryByRole("img", { name: "EUR/USD chart" });
+    expect(img()).toHaveAttribute("src", "/media/a.jpg");
+    fireEvent.error(img()!);
+    expect(img()).toHaveAttribute("src", "/media/b.jpg");
+    fireEvent.error(img()!);
+    expect(img()).toBeNull();
+  });
+});

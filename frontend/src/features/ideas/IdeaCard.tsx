@@ -1,0 +1,153 @@
+import { AlertTriangle, Clock, PlayCircle, TrendingDown, TrendingUp } from "lucide-react";
+import { Badge } from "../../components/Badge";
+import { Card } from "../../components/Card";
+import { cn } from "../../components/cn";
+import { ExternalLink } from "../../components/ExternalLink";
+import { initials } from "../../lib/initials";
+import { STATUS_LABEL, directionLabel, invalidationNote } from "../../lib/ideaStatus";
+import { relativeAge } from "../../lib/relativeAge";
+import { formatRewardToRisk } from "../../lib/riskReward";
+import { ChartImage } from "./ChartImage";
+import { CopyButton } from "./CopyButton";
+import { RevisionsDialog } from "./RevisionsDialog";
+import type { Idea } from "./types";
+
+export function ideaLevels(idea: Idea): Array<{ label: string; value: string | null }> {
+  return [
+    { label: "Entry 1", value: idea.entry1 },
+    { label: "Entry 2", value: idea.entry2 },
+    { label: "Invalidation", value: idea.invalidationLevel },
+    { label: "Exit 1", value: idea.exit1 },
+    { label: "Exit 2", value: idea.exit2 },
+    { label: "Exit 3", value: idea.exit3 },
+  ];
+}
+
+export function DirectionBadge({ orderType }: { orderType: string }) {
+  const bearish = directionLabel(orderType) === "Bearish";
+  const Icon = bearish ? TrendingDown : TrendingUp;
+  return (
+    <Badge tone={bearish ? "red" : "green"}>
+      <Icon className="h-3.5 w-3.5" aria-hidden="true" />
+      {bearish ? "Bearish" : "Bullish"}
+    </Badge>
+  );
+}
+
+export function StatusBadge({ status }: { status: Idea["status"] }) {
+  const tone = status === "successful" ? "green" : status === "unsuccessful" ? "red" : status === "invalidated" ? "amber" : "blue";
+  return <Badge tone={tone}>{STATUS_LABEL[status]}</Badge>;
+}
+
+function EducatorAvatar({ name, image }: { name: string; image: string | null }) {
+  if (image) return <img src={image} alt="" className="h-10 w-10 shrink-0 rounded-full object-cover" />;
+  return (
+    <span aria-hidden="true" className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-emerald-400 to-teal-600 text-sm font-bold text-slate-950">
+      {initials(name) || "?"}
+    </span>
+  );
+}
+
+/**
+ * A read-only trade idea (customer dashboard, history, My Trade Ideas): every level can be copied,
+ * notes are plain text, an invalidated idea shows INVALID with struck-through levels.
+ */
+export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; showStatus?: boolean; className?: string }) {
+  const invalid = idea.status === "invalidated";
+  const rr = formatRewardToRisk(idea.entry1, idea.invalidationLevel, idea.exit1);
+  const images = idea.imageUrls.length > 0 ? idea.imageUrls : idea.chartUrl ? [idea.chartUrl] : [];
+  const educatorName = idea.educatorName || "Professional Educator";
+
+  return (
+    <Card className={cn("flex h-full flex-col gap-4 p-4 sm:p-5", className)}>
+      <article aria-label={`${idea.pair} trade idea`} className="flex h-full flex-col gap-4">
+        <header className="flex items-start gap-3">
+          <EducatorAvatar name={educatorName} image={idea.educatorImage} />
+          <div className="min-w-0 flex-1">
+            <p className="truncate font-semibold text-fg">{educatorName}</p>
+            <p className="flex items-center gap-1 text-xs text-muted">
+              <Clock className="h-3 w-3" aria-hidden="true" />
+              <time dateTime={idea.createdAt}>{relativeAge(idea.createdAt)}</time>
+              {idea.specialty ? <span className="truncate">· {idea.specialty}</span> : null}
+            </p>
+          </div>
+          {idea.isNew ? <Badge className="bg-rose-600 text-white ring-rose-600">NEW</Badge> : null}
+        </header>
+
+        <div>
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className={cn("text-xl font-bold tracking-tight text-fg", invalid && "line-through decoration-amber-500")}>{idea.pair}</h3>
+            {invalid ? (
+              <Badge tone="amber">INVALID</Badge>
+            ) : showStatus ? (
+              <StatusBadge status={idea.status} />
+            ) : null}
+          </div>
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <Badge tone="violet">{idea.ideaType}</Badge>
+            <DirectionBadge orderType={idea.orderType} />
+            <Badge>{idea.timeFrame}</Badge>
+            {rr ? <Badge tone="blue">{rr}</Badge> : null}
+          </div>
+        </div>
+
+        {invalid ? (
+          <p role="note" className="flex items-start gap-2 rounded-xl border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-200">
+            <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+            {invalidationNote(idea.orderType, idea.invalidationLevel)}
+          </p>
+        ) : null}
+
+        <dl className="grid grid-cols-2 gap-2">
+          {ideaLevels(idea)
+            .filter((l): l is { label: string; value: string } => Boolean(l.value))
+            .map((level) => (
+              <div key={level.label} className="flex items-center justify-between gap-1 rounded-xl bg-field px-3 py-1.5">
+                <div className="min-w-0">
+                  <dt className={cn("text-[11px] uppercase tracking-wide text-muted", level.label === "Invalidation" && "text-rose-500")}>
+                    {level.label}
+                  </dt>
+                  <dd className={cn("truncate font-mono text-sm font-semibold text-fg", invalid && "line-through decoration-amber-500")}>
+                    {level.value}
+                  </dd>
+                </div>
+                <CopyButton label={level.label} value={level.value} />
+              </div>
+            ))}
+        </dl>
+
+        {idea.notes ? (
+          <div>
+            <p className="text-xs font-semibold uppercase tracking-wide text-muted">Notes</p>
+            <p className="mt-1 whitespace-pre-line break-words text-sm text-fg">{idea.notes}</p>
+          </div>
+        ) : null}
+
+        {images.length > 0 ? <ChartImage urls={images} alt={`${idea.pair} chart`} /> : null}
+
+        {idea.videoUrl || idea.audioUrl ? (
+          <div className="space-y-2">
+            {idea.videoUrl ? (
+              <ExternalLink href={idea.videoUrl} className="inline-flex items-center gap-2 text-sm font-medium text-emerald-600 hover:underline dark:text-emerald-400">
+                <PlayCircle className="h-4 w-4" aria-hidden="true" />
+                Watch video
+              </ExternalLink>
+            ) : null}
+            {idea.audioUrl ? (
+              <div>
+                <p className="text-xs font-semibold uppercase tracking-wide text-muted">Voice explanation</p>
+                <audio controls preload="none" src={idea.audioUrl} aria-label="Voice explanation" className="mt-1 w-full" />
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+
+        {idea.edited ? (
+          <div className="mt-auto flex justify-end">
+            <RevisionsDialog ideaId={idea.id} pair={idea.pair} />
+          </div>
+        ) : null}
+      </article>
+    </Card>
+  );
+}

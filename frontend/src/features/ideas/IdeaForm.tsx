@@ -1,0 +1,337 @@
+import { AlertCircle, PencilLine, X } from "lucide-react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { toast } from "sonner";
+import { ApiError, errorMessage } from "../../api/errors";
+import { Button } from "../../components/Button";
+import { cn } from "../../components/cn";
+import { Input } from "../../components/Input";
+import { Label } from "../../components/Label";
+import { SegmentedControl } from "../../components/SegmentedControl";
+import { Spinner } from "../../components/Spinner";
+import { Textarea } from "../../components/Textarea";
+import {
+  EMPTY_IDEA_FORM,
+  REQUIRED_FIELDS_MESSAGE,
+  missingIdeaFields,
+  pairPlaceholder,
+  type IdeaFormValues,
+  type RequiredIdeaField,
+} from "../../lib/ideaForm";
+import { photoProblem, resizeImage } from "../../lib/photos";
+import { PhotoPicker, type PhotoItem } from "./PhotoPicker";
+import type { Idea, IdeaUpdate } from "./types";
+import { useCreateIdea } from "./useCreateIdea";
+import { useUpdateIdea } from "./useUpdateIdea";
+import { useUploadMedia } from "./useUploadMedia";
+
+const TEXT_FIELDS: Array<{ name: keyof IdeaFormValues & string; label: string; required?: boolean; placeholder?: string }> = [
+  { name: "timeFrame", label: "Time Frame", required: true, placeholder: "e.g. 4H" },
+  { name: "entry1", label: "Entry 1", required: true },
+  { name: "entry2", label: "Entry 2" },
+  { name: "invalidationLevel", label: "Invalidation Level", required: true },
+  { name: "exit1", label: "Exit 1", required: true },
+  { name: "exit2", label: "Exit 2" },
+  { name: "exit3", label: "Exit 3" },
+];
+
+const EDITABLE: Array<keyof IdeaFormValues> = [
+  "marketType", "orderType", "ideaType", "pair", "timeFrame", "entry1", "entry2",
+  "invalidationLevel", "exit1", "exit2", "exit3", "notes",
+];
+
+function valuesOf(idea: Idea): IdeaFormValues {
+  return {
+    marketType: idea.marketType,
+    orderType: idea.orderType,
+    ideaType: idea.ideaType,
+    pair: idea.pair,
+    timeFrame: idea.timeFrame,
+    entry1: idea.entry1,
+    entry2: idea.entry2 ?? "",
+    invalidationLevel: idea.invalidationLevel,
+    exit1: idea.exit1,
+    exit2: idea.exit2 ?? "",
+    exit3: idea.exit3 ?? "",
+    notes: idea.notes ?? "",
+  };
+}
+
+function photosOf(idea: Idea | undefined): PhotoItem[] {
+  if (!idea) return [];
+  return idea.imageIds.map((mediaId, i) => ({ key: `m${mediaId}`, url: idea.imageUrls[i] ?? "", mediaId }));
+}
+
+let photoSeq = 0;
+
+/**
+ * Create / Edit Trade Idea. Mount with `key={editing?.id ?? "new"}` so switching the idea being
+ * edited starts from its values. `educatorId` undefined means the user is not known yet.
+ */
+export function IdeaForm({
+  educatorId,
+  editing,
+  onCancelEdit,
+  onSaved,
+}: {
+  educatorId: number | undefined;
+  editing?: Idea;
+  onCancelEdit?: () => void;
+  onSaved?: (idea: Idea) => void;
+}) {
+  const id = useId();
+  const initial = editing ? valuesOf(editing) : EMPTY_IDEA_FORM;
+  const [values, setValues] = useState<IdeaFormValues>(initial);
+  const [photos, setPhotos] = useState<PhotoItem[]>(() => photosOf(editing));
+  const [processing, setProcessing] = useState(false);
+  const [missing, setMissing] = useState<RequiredIdeaField[]>([]);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const create = useCreateIdea();
+  const update = useUpdateIdea();
+  const upload = useUploadMedia();
+  const objectUrls = useRef(new Set<string>());
+
+  useEffect(() => {
+    const urls = objectUrls.current;
+    return () => urls.forEach((u) => URL.revokeObjectURL(u));
+  }, []);
+
+  const mode = editing ? "edit" : "create";
+  const busy = create.isPending || update.isPending || uploading;
+
+  const set = <K extends keyof IdeaFormValues>(name: K, value: IdeaFormValues[K]) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    if (missing.includes(name as RequiredIdeaField) && String(value).trim()) {
+      setMissing((m) => m.filter((f) => f !== name));
+    }
+  };
+
+  const reset = () => {
+    photos.forEach((p) => {
+      if (p.blob) {
+        URL.revokeObjectURL(p.url);
+        objectUrls.current.delete(p.url);
+      }
+    });
+    setValues(EMPTY_IDEA_FORM);
+    setPhotos([]);
+    setMissing([]);
+    setPhotoError(null);
+  };
+
+  const addPhotos = async (files: File[]) => {
+    const problem = photoProblem(photos.length, files);
+    if (problem) {
+      setPhotoError(problem);
+      toast.error(problem);
+      return;
+    }
+    setPhotoError(null);
+    setProcessing(true);
+    try {
+      const added: PhotoItem[] = [];
+      for (const file of files) {
+        const blob = await resizeImage(file);
+        const url = URL.createObjectURL(blob);
+        objectUrls.current.add(url);
+        added.push({ key: `n${++photoSeq}`, url, blob });
+      }
+      setPhotos((p) => [...p, ...added]);
+    } catch (error) {
+      const message = errorMessage(error, "Image processing failed, Please try a different image.");
+      setPhotoError(message);
+      toast.error(message);
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  const removePhoto = (index: number) => {
+    setPhotos((list) => {
+      const removed = list[index];
+      if (removed?.blob) {
+        URL.revokeObjectURL(removed.url);
+        objectUrls.current.delete(removed.url);
+      }
+      return list.filter((_, i) => i !== index);
+    });
+    setPhotoError(null);
+  };
+
+  const failTitle = mode === "edit" ? "Trade Idea Update Failed" : "Trade Idea Creation Failed";
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy || educatorId === undefined) return;
+    const blank = missingIdeaFields(values);
+    setMissing(blank);
+    if (blank.length > 0) {
+      toast.error(failTitle, { description: REQUIRED_FIELDS_MESSAGE });
+      document.getElementById(`${id}-${blank[0]}`)?.focus();
+      return;
+    }
+    try {
+      setUploading(true);
+      const imageIds: number[] = [];
+      for (const photo of photos) {
+        if (photo.mediaId !== undefined) imageIds.push(photo.mediaId);
+        else if (photo.blob) imageIds.push((await upload.mutateAsync(photo.blob)).id);
+      }
+      setUploading(false);
+      let saved: Idea;
+      if (editing) {
+        const before = valuesOf(editing);
+        const body: IdeaUpdate = {};
+        for (const key of EDITABLE) {
+          if (values[key].trim() !== before[key].trim()) Object.assign(body, { [key]: values[key] });
+        }
+        if (imageIds.join(",") !== editing.imageIds.join(",")) body.imageIds = imageIds;
+        saved = await update.mutateAsync({ id: editing.id, body });
+      } else {
+        saved = await create.mutateAsync({
+          ...values,
+          entry2: values.entry2 || null,
+          exit2: values.exit2 || null,
+          exit3: values.exit3 || null,
+          notes: values.notes || null,
+          imageIds,
+        });
+      }
+      toast.success("Success!", {
+        description: mode === "edit" ? "Trade idea updated successfully" : "Trade idea created successfully",
+      });
+      reset();
+      onSaved?.(saved);
+    } catch (error) {
+      setUploading(false);
+      const text = error instanceof ApiError && error.message ? error.message : "Please check all required fields and try again";
+      toast.error(failTitle, { description: text });
+    }
+  };
+
+  const fieldId = (name: string) => `${id}-${name}`;
+  const invalid = (name: string) => missing.includes(name as RequiredIdeaField);
+  const submitLabel =
+    educatorId === undefined
+      ? "Loading..."
+      : create.isPending || uploading
+        ? mode === "edit" ? "Updating..." : "Creating..."
+        : update.isPending
+          ? "Updating..."
+          : mode === "edit" ? "Update Trade Idea" : "Create Trade Idea";
+
+  return (
+    <form
+      aria-label={mode === "edit" ? "Edit Trade Idea" : "Create Trade Idea"}
+      onSubmit={(e) => void onSubmit(e)}
+      noValidate
+      className="space-y-5"
+    >
+      {editing ? (
+        <div role="status" className="flex items-center gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 px-4 py-3">
+          <PencilLine className="h-5 w-5 shrink-0 text-amber-600 dark:text-amber-300" aria-hidden="true" />
+          <div className="min-w-0 flex-1">
+            <p className="font-semibold text-amber-800 dark:text-amber-200">Edit Mode</p>
+            <p className="truncate text-sm text-muted">Editing {editing.pair}</p>
+          </div>
+          <Button variant="outline" size="sm" onClick={onCancelEdit} disabled={busy}>
+            <X className="h-4 w-4" aria-hidden="true" />
+            Cancel
+          </Button>
+        </div>
+      ) : null}
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <SegmentedControl
+          legend="Market Type"
+          name={`${id}-market`}
+          value={values.marketType}
+          onChange={(v) => set("marketType", v)}
+          options={[{ value: "Crypto", label: "Crypto" }, { value: "Forex", label: "Forex" }]}
+        />
+        <SegmentedControl
+          legend="Order Type"
+          name={`${id}-order`}
+          value={values.orderType}
+          onChange={(v) => set("orderType", v)}
+          options={[{ value: "BUY", label: "Bullish" }, { value: "SELL", label: "Bearish" }]}
+        />
+        <SegmentedControl
+          legend="Idea Type"
+          name={`${id}-type`}
+          value={values.ideaType}
+          onChange={(v) => set("ideaType", v)}
+          options={[{ value: "Leverage", label: "Leverage" }, { value: "Exchange", label: "Exchange" }]}
+        />
+      </div>
+
+      <div className="grid grid-cols-2 gap-x-3 gap-y-4 sm:gap-x-4">
+        <div className="col-span-2">
+          <Label htmlFor={fieldId("pair")}>
+            Pair <span aria-hidden="true" className="text-rose-500">*</span>
+          </Label>
+          <Input
+            id={fieldId("pair")}
+            value={values.pair}
+            onChange={(e) => set("pair", e.target.value)}
+            placeholder={pairPlaceholder(values.marketType)}
+            autoCapitalize="characters"
+            autoComplete="off"
+            required
+            aria-invalid={invalid("pair") || undefined}
+            className={cn(invalid("pair") && "border-rose-500")}
+          />
+        </div>
+        {TEXT_FIELDS.map((f) => (
+          <div key={f.name}>
+            <Label htmlFor={fieldId(f.name)}>
+              {f.label} {f.required ? <span aria-hidden="true" className="text-rose-500">*</span> : null}
+            </Label>
+            <Input
+              id={fieldId(f.name)}
+              value={values[f.name]}
+              onChange={(e) => set(f.name, e.target.value)}
+              placeholder={f.placeholder ?? (f.required ? "" : "Optional")}
+              autoComplete="off"
+              inputMode={f.name === "timeFrame" ? "text" : "decimal"}
+              required={f.required}
+              aria-invalid={invalid(f.name) || undefined}
+              className={cn(invalid(f.name) && "border-rose-500")}
+            />
+          </div>
+        ))}
+      </div>
+
+      <div>
+        <Label htmlFor={fieldId("notes")}>Notes</Label>
+        <Textarea
+          id={fieldId("notes")}
+          rows={4}
+          maxLength={5000}
+          value={values.notes}
+          onChange={(e) => set("notes", e.target.value)}
+          placeholder="Reasoning, risk management, key levels..."
+        />
+      </div>
+
+      <PhotoPicker photos={photos} onAdd={(files) => void addPhotos(files)} onRemove={removePhoto} processing={processing} disabled={busy} />
+      {photoError ? (
+        <p role="alert" className="text-sm text-rose-600 dark:text-rose-300">
+          {photoError}
+        </p>
+      ) : null}
+
+      {missing.length > 0 ? (
+        <div role="alert" className="flex items-start gap-2 rounded-xl border border-rose-500/30 bg-rose-500/10 px-3.5 py-3 text-sm text-rose-600 dark:text-rose-300">
+          <AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          <span>{REQUIRED_FIELDS_MESSAGE}</span>
+        </div>
+      ) : null}
+
+      <Button type="submit" size="lg" className="w-full" disabled={busy || processing || educatorId === undefined}>
+        {busy || educatorId === undefined ? <Spinner className="h-4 w-4" /> : null}
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,113 @@
+import { useQuery } from "@tanstack/react-query";
+import { BellRing, LineChart } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
+import { errorMessage } from "../../api/errors";
+import { Carousel } from "../../components/Carousel";
+import { Disclaimer } from "../../components/Disclaimer";
+import { EmptyState } from "../../components/EmptyState";
+import { ExternalLink } from "../../components/ExternalLink";
+import { Spinner } from "../../components/Spinner";
+import { MARKET_LABEL, type Market, type SessionProps } from "../../lib/session";
+import { CustomerHeader } from "./CustomerHeader";
+import { IdeaCard } from "./IdeaCard";
+import { activeIdeasQueryOptions, unseenFirst } from "./useActiveIdeas";
+import { useMarkSeen } from "./useMarkSeen";
+import { useUnseenCounts } from "./useUnseenCounts";
+
+const SEEN_BATCH_MS = 800;
+
+/** Collects ids of ideas that came into view and posts them in one batch after a short pause. */
+function useSeenBatcher() {
+  const markSeen = useMarkSeen();
+  const { mutate } = markSeen;
+  const sent = useRef(new Set<number>());
+  const pending = useRef(new Set<number>());
+  const timer = useRef<number | undefined>(undefined);
+
+  const flush = useCallback(() => {
+    window.clearTimeout(timer.current);
+    timer.current = undefined;
+    const ids = [...pending.current];
+    pending.current.clear();
+    if (ids.length > 0) mutate({ ideaIds: ids });
+  }, [mutate]);
+
+  useEffect(() => flush, [flush]);
+
+  return useCallback(
+    (ids: number[]) => {
+      for (const id of ids) {
+        if (!sent.current.has(id)) {
+          sent.current.add(id);
+          pending.current.add(id);
+        }
+      }
+      if (pending.current.size > 0 && timer.current === undefined) {
+        timer.current = window.setTimeout(flush, SEEN_BATCH_MS);
+      }
+    },
+    [flush],
+  );
+}
+
+export function MarketDashboardPage({ config, user, onLogout, loggingOut, market }: SessionProps & { market: Market }) {
+  const label = MARKET_LABEL[market];
+  const isCustomer = user.role === "customer";
+  const unseen = useUnseenCounts(isCustomer);
+  const ideas = useQuery({ ...activeIdeasQueryOptions(market), select: (page) => unseenFirst(page.items) });
+  const list = useMemo(() => ideas.data ?? [], [ideas.data]);
+  const markViewed = useSeenBatcher();
+
+  const onSlidesInView = useCallback(
+    (indexes: number[]) => {
+      if (!isCustomer) return;
+      const ids = indexes.map((i) => list[i]).filter((idea) => idea?.isNew).map((idea) => idea!.id);
+      if (ids.length > 0) markViewed(ids);
+    },
+    [isCustomer, list, markViewed],
+  );
+
+  return (
+    <div className="flex min-h-dvh flex-col bg-surface">
+      <title>{`${config.appName} - ${label} Trade Ideas`}</title>
+      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} unseen={unseen.data?.[market] ?? 0}
+        isCustomer={isCustomer}
+      />
+      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+        <h1 className="text-2xl font-bold text-fg">{label} Trade Ideas</h1>
+        <p className="mt-1 text-sm text-muted">Active ideas from our educators, newest first.</p>
+        {ideas.isPending ? (
+          <p role="status" className="mt-6 flex items-center gap-2 text-muted">
+            <Spinner className="h-5 w-5 text-emerald-500" /> Loading trade ideas...
+          </p>
+        ) : ideas.isError ? (
+          <p role="alert" className="mt-6 text-rose-600 dark:text-rose-300">
+            {errorMessage(ideas.error, "Failed to fetch trade ideas")}
+          </p>
+        ) : list.length === 0 ? (
+          <EmptyState className="mt-6" icon={LineChart} title={`No ${label} trade ideas available`} />
+        ) : (
+          <Carousel label={`${label} trade ideas`} loop className="mt-6" onSlidesInView={onSlidesInView}>
+            {list.map((idea) => (
+              <IdeaCard key={idea.id} idea={idea} />
+            ))}
+          </Carousel>
+        )}
+      </main>
+      <footer className="border-t border-line bg-card/50">
+        <div className="mx-auto max-w-6xl space-y-4 px-4 py-6">
+          {config.channelUrl ? (
+            <ExternalLink
+              href={config.channelUrl}
+              className="inline-flex items-center gap-2 text-sm font-medium text-emerald-600 hover:underline dark:text-emerald-400"
+            >
+              <BellRing className="h-4 w-4" aria-hidden="true" />
+              Get new idea alerts on our messaging channel
+            </ExternalLink>
+          ) : null}
+          <Disclaimer />
+        </div>
+      </footer>
+    </div>
+  );
+}

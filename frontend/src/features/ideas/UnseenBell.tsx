@@ -1,0 +1,22 @@
+import { Bell } from "lucide-react";
+import { cn } from "../../components/cn";
+
+/** A bell with the number of unseen ideas; its accessible name reads e.g. "3 new ideas". */
+export function UnseenBell({ count, className }: { count: number; className?: string }) {
+  const label = count === 1 ? "1 new idea" : `${count} new ideas`;
+  return (
+    <span
+      role="img"
+      aria-label={label}
+      title={label}
+      className={cn("relative inline-flex h-10 w-10 items-center justify-center rounded-xl border border-line bg-card text-muted", className)}
+    >
+      <Bell className="h-5 w-5" aria-hidden="true" />
+      {count > 0 ? (
+        <span aria-hidden="true" className="absolute -right-1.5 -top-1.5 inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-rose-600 px-1 text-[11px] font-bold leading-none text-white ring-2 ring-surface">
+          {count > 99 ? "99+" : count}
+        </span>
+      ) : null}
+    </span>
+  );
+}

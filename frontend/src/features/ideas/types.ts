@@ -1,0 +1,13 @@
+import type { Schemas } from "../../api/client";
+
+export type Idea = Schemas["IdeaOut"];
+export type IdeaPage = Schemas["IdeaPage"];
+export type IdeaCreate = Schemas["IdeaCreate"];
+export type IdeaUpdate = Schemas["IdeaUpdate"];
+export type Revision = Schemas["RevisionOut"];
+export type UnseenCounts = Schemas["UnseenCounts"];
+export type NotificationSettings = Schemas["NotificationSettings"];
+export type MediaOut = Schemas["MediaOut"];
+
+/** Every query of this feature starts with one of these (shared with realtime, so they live in src/lib). */
+export { ideasKey, notificationSettingsKey, unseenCountsKey } from "../../lib/queryKeys";

@@ -1,0 +1,144 @@
+import { useMutation } from "@tanstack/react-query";
+import { ArrowLeft, BellRing, CheckCircle2, Send, XCircle } from "lucide-react";
+import { Link } from "react-router";
+import { api, type Schemas } from "../../api/client";
+import { errorMessage, unwrap } from "../../api/errors";
+import { Button, buttonClasses } from "../../components/Button";
+import { Card } from "../../components/Card";
+import { EmptyState } from "../../components/EmptyState";
+import { Spinner } from "../../components/Spinner";
+import { ThemeToggle } from "../../components/ThemeToggle";
+
+type Kind = "test" | "trade";
+type PushTestIn = Schemas["PushTestIn"];
+
+/** Spec §8 texts. */
+export const TEXTS: Record<Kind, { ok: string; failed: string; error: string }> = {
+  test: {
+    ok: "PushAlert notification sent successfully!",
+    failed: "PushAlert notification failed",
+    error: "Error sending PushAlert notification",
+  },
+  trade: {
+    ok: "Trade notification sent successfully!",
+    failed: "Trade notification failed",
+    error: "Error sending trade notification",
+  },
+};
+
+/** A sample trade for the trade notification (educator name comes from the signed-in educator). */
+const SAMPLE_TRADE: PushTestIn = {
+  kind: "trade",
+  market: "Forex",
+  pair: "EUR/USD",
+  ideaType: "Leverage",
+  orderType: "BUY",
+  direction: "Bullish",
+};
+
+/** What subscribing this browser came to (the app passes the Web Push helper in). */
+export type EnsureSubscribed = () => Promise<{ ok: boolean; message?: string }>;
+
+interface Outcome {
+  kind: Kind;
+  ok: boolean;
+  title: string;
+  details: Record<string, unknown>;
+}
+
+async function sendTest(kind: Kind, ensureSubscribed: EnsureSubscribed): Promise<Outcome> {
+  // Subscribe this browser first so the test reaches the educator sending it.
+  const setup = await ensureSubscribed().catch((error: unknown) => ({ ok: false, message: errorMessage(error) }));
+  try {
+    const body: PushTestIn = kind === "trade" ? SAMPLE_TRADE : { kind: "test" };
+    const out = await unwrap(api.POST("/api/push/test", { body }), TEXTS[kind].error);
+    const details = { ...out.details, ...(setup.ok ? {} : { browser: setup.message }) };
+    return { kind, ok: out.success, title: out.success ? TEXTS[kind].ok : TEXTS[kind].failed, details };
+  } catch (error) {
+    return { kind, ok: false, title: TEXTS[kind].error, details: { error: errorMessage(error), ...(setup.ok ? {} : { browser: setup.message }) } };
+  }
+}
+
+function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return "-";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value) && value.length === 0) return "none";
+  return JSON.stringify(value, null, 2);
+}
+
+function Details({ details }: { details: Record<string, unknown> }) {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return null;
+  return (
+    <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+      {entries.map(([key, value]) => (
+        <div key={key} className="contents">
+          <dt className="font-medium text-muted">{key}</dt>
+          <dd className="min-w-0 font-mono text-xs break-words whitespace-pre-wrap text-fg">{formatValue(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Result({ outcome }: { outcome: Outcome }) {
+  const Icon = outcome.ok ? CheckCircle2 : XCircle;
+  return (
+    <Card
+      role={outcome.ok ? "status" : "alert"}
+      className={outcome.ok ? "border-emerald-500/40 bg-emerald-500/5" : "border-rose-500/40 bg-rose-500/5"}
+    >
+      <p className={`flex items-center gap-2 font-semibold ${outcome.ok ? "text-emerald-600 dark:text-emerald-400" : "text-rose-600 dark:text-rose-300"}`}>
+        <Icon className="h-5 w-5 shrink-0" aria-hidden="true" />
+        {outcome.title}
+      </p>
+      <Details details={outcome.details} />
+    </Card>
+  );
+}
+
+/** Educators: send a test or sample trade notification to their own browser (POST /api/push/test). */
+export function TestNotificationsPage({ ensureSubscribed }: { ensureSubscribed: EnsureSubscribed }) {
+  const send = useMutation({
+    mutationKey: ["push", "test"],
+    mutationFn: (kind: Kind) => sendTest(kind, ensureSubscribed),
+    retry: false,
+  });
+  const sending = send.isPending ? send.variables : null;
+
+  return (
+    <div className="min-h-dvh bg-surface">
+      <title>Push Notification Test</title>
+      <header className="sticky top-0 z-10 border-b border-line bg-surface/90 backdrop-blur">
+        <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
+          <Link to="/educator/dashboard" className={buttonClasses("ghost", "sm")}>
+            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+            Back
+          </Link>
+          <ThemeToggle />
+        </div>
+      </header>
+      <main className="mx-auto max-w-3xl space-y-6 px-4 py-8">
+        <div>
+          <h1 className="text-2xl font-bold text-fg">Push Notification Test</h1>
+          <p className="mt-1 text-sm text-muted">Sends a notification to this browser. Allow notifications when asked.</p>
+        </div>
+        <Card className="grid gap-3 sm:grid-cols-2">
+          <Button variant="secondary" disabled={send.isPending} onClick={() => send.mutate("test")}>
+            {sending === "test" ? <Spinner className="h-4 w-4" /> : <BellRing className="h-4 w-4" aria-hidden="true" />}
+            Send Test Notification
+          </Button>
+          <Button variant="secondary" disabled={send.isPending} onClick={() => send.mutate("trade")}>
+            {sending === "trade" ? <Spinner className="h-4 w-4" /> : <Send className="h-4 w-4" aria-hidden="true" />}
+            Send Trade Notification
+          </Button>
+        </Card>
+        {send.data && !send.isPending ? (
+          <Result outcome={send.data} />
+        ) : send.isPending ? null : (
+          <EmptyState icon={BellRing} title="No notifications sent yet" />
+        )}
+      </main>
+    </div>
+  );
+}

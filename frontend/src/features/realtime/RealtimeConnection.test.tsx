@@ -1,0 +1,112 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { act, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ideaKeys } from "../../lib/queryKeys";
+import { testQueryClient } from "../../test/render";
+import { RealtimeConnection } from "./RealtimeConnection";
+import { retryDelay } from "./useRealtime";
+
+class FakeEventSource {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSED = 2;
+  static all: FakeEventSource[] = [];
+  readyState = FakeEventSource.CONNECTING;
+  onopen: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  listeners = new Map<string, (e: MessageEvent) => void>();
+  constructor(public url: string) {
+    FakeEventSource.all.push(this);
+  }
+  addEventListener(type: string, fn: (e: MessageEvent) => void) {
+    this.listeners.set(type, fn);
+  }
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+  open() {
+    this.readyState = FakeEventSource.OPEN;
+    this.onopen?.();
+  }
+  fail(readyState: number) {
+    this.readyState = readyState;
+    this.onerror?.();
+  }
+  emit(type: string, data: unknown, id: string) {
+    this.listeners.get(type)?.(new MessageEvent(type, { data: JSON.stringify(data), lastEventId: id }));
+  }
+}
+
+const idea = {
+  id: 9, audioUrl: null, chartUrl: null, createdAt: "2026-01-02T00:00:00Z", updatedAt: "2026-01-02T00:00:00Z", edited: false,
+  educatorId: 1, educatorImage: null, educatorName: "Edu", entry1: "1", entry2: null, exit1: "2", exit2: null, exit3: null,
+  ideaType: "Leverage", imageIds: [], imageUrls: [], invalidationLevel: "0.5", isNew: null, market: "forex", marketType: "Forex",
+  notes: null, orderType: "BUY", pair: "EURUSD", specialty: null, status: "active", timeFrame: "H1", videoUrl: null,
+};
+
+beforeEach(() => {
+  FakeEventSource.all = [];
+  vi.stubGlobal("EventSource", FakeEventSource);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function mount() {
+  const client = testQueryClient();
+  const filters = { market: "forex" as const, status: "active" as const, limit: 100 };
+  client.setQueryData(ideaKeys.list(filters), { items: [], nextCursor: null });
+  const onGaveUp = vi.fn();
+  const utils = render(
+    <QueryClientProvider client={client}>
+      <RealtimeConnection viewer={{ id: 5, role: "customer" }} onGaveUp={onGaveUp} />
+    </QueryClientProvider>,
+  );
+  return { ...utils, client, filters, onGaveUp };
+}
+
+describe("RealtimeConnection", () => {
+  it("opens one stream, applies events to the cache and closes on unmount", () => {
+    const { client, filters, unmount } = mount();
+    expect(FakeEventSource.all).toHaveLength(1);
+    const es = FakeEventSource.all[0]!;
+    expect(es.url).toBe("/api/events");
+    act(() => es.open());
+    act(() => es.emit("idea.created", idea, "41"));
+    expect(client.getQueryData<{ items: { id: number; isNew: boolean }[] }>(ideaKeys.list(filters))!.items).toMatchObject([{ id: 9, isNew: true }]);
+    unmount();
+    expect(es.readyState).toBe(FakeEventSource.CLOSED);
+  });
+
+  it("shows Reconnecting… while the browser retries, and hides it once open", () => {
+    mount();
+    const es = FakeEventSource.all[0]!;
+    act(() => es.open());
+    expect(screen.queryByRole("status")).toBeNull();
+    act(() => es.fail(FakeEventSource.CONNECTING));
+    expect(screen.getByRole("status")).toHaveTextContent("Reconnecting…");
+    act(() => es.open());
+    expect(screen.queryByRole("status")).toBeNull();
+  });
+
+  it("when the browser gives up, reconnects after a backoff from the last event id", () => {
+    vi.useFakeTimers();
+    const { onGaveUp } = mount();
+    const es = FakeEventSource.all[0]!;
+    act(() => es.open());
+    act(() => es.emit("idea.updated", idea, "77"));
+    act(() => es.fail(FakeEventSource.CLOSED));
+    expect(onGaveUp).toHaveBeenCalledTimes(1);
+    expect(FakeEventSource.all).toHaveLength(1);
+    act(() => vi.advanceTimersByTime(retryDelay(0)));
+    expect(FakeEventSource.all).toHaveLength(2);
+    expect(FakeEventSource.all[1]!.url).toBe("/api/events?lastEventId=77");
+  });
+});
+
+describe("retryDelay", () => {
+  it("doubles up to 30 s", () => {
+    expect([0, 1, 2, 3, 4, 10].map(retryDelay)).toEqual([2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});

@@ -1,0 +1,101 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { applyRealtimeEvent, EVENT_TYPES, type EventType, type Viewer } from "./cache";
+
+export const EVENTS_URL = "/api/events";
+
+export type ConnectionStatus = "connecting" | "open" | "reconnecting";
+
+/** Backoff for reconnects the browser gave up on (a non-200 answer): 2 s, 4 s ... at most 30 s. */
+export function retryDelay(attempt: number): number {
+  return Math.min(30_000, 2_000 * 2 ** Math.max(0, attempt));
+}
+
+/** Only one stream per tab, whatever mounts this hook. */
+let openSource: EventSource | null = null;
+
+/**
+ * Keeps one EventSource on GET /api/events while `viewer` is set and writes each event into the
+ * query cache. The browser reconnects by itself (sending Last-Event-ID so nothing is lost); when it
+ * gives up (e.g. the server answered 401 or 503) this reconnects after a backoff with ?lastEventId=
+ * and calls `onGaveUp` (the app refreshes the session then, so a logged-out tab stops trying).
+ * Going offline shows the stream as reconnecting; coming back online reconnects at once.
+ */
+export function useRealtime(viewer: Viewer | null, onGaveUp?: () => void): ConnectionStatus {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<ConnectionStatus>("connecting");
+  const gaveUp = useRef(onGaveUp);
+  useEffect(() => {
+    gaveUp.current = onGaveUp;
+  }, [onGaveUp]);
+
+  const id = viewer?.id;
+  const role = viewer?.role;
+
+  useEffect(() => {
+    if (id === undefined || role === undefined || typeof EventSource === "undefined") return;
+    const who: Viewer = { id, role };
+    let source: EventSource | null = null;
+    let timer: number | undefined;
+    let attempt = 0;
+    let lastEventId: string | null = null;
+    let stopped = false;
+
+    const onEvent = (event: MessageEvent<string>) => {
+      if (event.lastEventId) lastEventId = event.lastEventId;
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      applyRealtimeEvent(queryClient, { type: event.type as EventType, data }, who);
+    };
+
+    const connect = () => {
+      openSource?.close();
+      const url = lastEventId ? `${EVENTS_URL}?lastEventId=${encodeURIComponent(lastEventId)}` : EVENTS_URL;
+      const es = new EventSource(url);
+      source = es;
+      openSource = es;
+      es.onopen = () => {
+        attempt = 0;
+        setStatus("open");
+      };
+      es.onerror = () => {
+        if (stopped || source !== es) return;
+        setStatus("reconnecting");
+        if (es.readyState !== EventSource.CLOSED) return; // the browser retries by itself
+        es.close();
+        gaveUp.current?.();
+        timer = window.setTimeout(connect, retryDelay(attempt++));
+      };
+      for (const type of EVENT_TYPES) es.addEventListener(type, onEvent as EventListener);
+    };
+
+    // Offline, the stream cannot be alive even if the socket has not noticed yet; back online, start a
+    // fresh stream at once (replaying from the last event id) instead of waiting for a timeout.
+    const onOffline = () => setStatus("reconnecting");
+    const onOnline = () => {
+      window.clearTimeout(timer);
+      source?.close();
+      connect();
+    };
+    window.addEventListener("offline", onOffline);
+    window.addEventListener("online", onOnline);
+
+    connect();
+    return () => {
+      stopped = true;
+      window.removeEventListener("offline", onOffline);
+      window.removeEventListener("online", onOnline);
+      setStatus("connecting");
+      window.clearTimeout(timer);
+      source?.close();
+      if (openSource === source) openSource = null;
+      source = null;
+    };
+  }, [id, role, queryClient]);
+
+  return id === undefined ? "connecting" : status;
+}

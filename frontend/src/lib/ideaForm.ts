@@ -1,0 +1,44 @@
+/** The trade-idea form's values (levels are free text, spec §5). */
+export interface IdeaFormValues {
+  marketType: "Crypto" | "Forex";
+  orderType: "BUY" | "SELL";
+  ideaType: "Leverage" | "Exchange";
+  pair: string;
+  timeFrame: string;
+  entry1: string;
+  entry2: string;
+  invalidationLevel: string;
+  exit1: string;
+  exit2: string;
+  exit3: string;
+  notes: string;
+}
+
+export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields";
+export const REQUIRED_IDEA_FIELDS = ["pair", "timeFrame", "entry1", "invalidationLevel", "exit1"] as const;
+export type RequiredIdeaField = (typeof REQUIRED_IDEA_FIELDS)[number];
+
+/** Spec §9 defaults: Crypto, Bullish (BUY), Leverage. */
+export const EMPTY_IDEA_FORM: IdeaFormValues = {
+  marketType: "Crypto",
+  orderType: "BUY",
+  ideaType: "Leverage",
+  pair: "",
+  timeFrame: "",
+  entry1: "",
+  entry2: "",
+  invalidationLevel: "",
+  exit1: "",
+  exit2: "",
+  exit3: "",
+  notes: "",
+};
+
+/** Required fields left blank (after trimming). */
+export function missingIdeaFields(values: IdeaFormValues): RequiredIdeaField[] {
+  return REQUIRED_IDEA_FIELDS.filter((f) => values[f].trim() === "");
+}
+
+export function pairPlaceholder(marketType: IdeaFormValues["marketType"]): string {
+  return marketType === "Forex" ? "EUR/USD" : "BTC/USDT";
+}

@@ -1,0 +1,42 @@
+import type { IdeaType, Market } from "./session";
+
+/**
+ * Query keys that more than one feature needs (the owning feature reads with them, the
+ * realtime feature writes server events into the same cache entries).
+ */
+
+/** Filters of GET /api/trade-ideas, part of the ideas list query keys. */
+export interface IdeaFilters {
+  market?: Market;
+  ideaType?: IdeaType;
+  status?: "active" | "completed";
+  educatorId?: number;
+  limit?: number;
+}
+
+/** Every query of the ideas feature starts with this, so a mutation can refresh them all. */
+export const ideasKey = ["ideas"] as const;
+
+export const ideaKeys = {
+  all: ideasKey,
+  /** First page only (data: IdeaPage). */
+  lists: ["ideas", "list"] as const,
+  list: (filters: IdeaFilters) => ["ideas", "list", filters] as const,
+  /** Page after page (data: InfiniteData<IdeaPage>). */
+  pagesAll: ["ideas", "pages"] as const,
+  pages: (filters: IdeaFilters) => ["ideas", "pages", filters] as const,
+  revisions: (id: number) => ["ideas", "revisions", id] as const,
+};
+
+export const unseenCountsKey = ["me", "unseen-counts"] as const;
+export const notificationSettingsKey = ["me", "notification-settings"] as const;
+
+/** Query keys of the chat feature (everything under ["chat"]). */
+export const chatKeys = {
+  all: ["chat"] as const,
+  rooms: ["chat", "rooms"] as const,
+  /** Every message query: data is InfiniteData<MessagePage> (newest page first, items oldest first). */
+  messagesAll: ["chat", "messages"] as const,
+  room: (roomId: number) => ["chat", "messages", roomId] as const,
+  messages: (roomId: number, mine: boolean) => ["chat", "messages", roomId, { mine }] as const,
+};
