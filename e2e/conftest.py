@@ -1,0 +1,116 @@
+"""Browser journeys: a real server (built SPA + API on a fresh SQLite DATA_DIR) driven by Debian's Chromium."""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO_PASSWORD = "e2e-demo-password"
+CUSTOMER = "customer@example.com"
+EDUCATOR_A = "educator1@example.com"
+EDUCATOR_B = "educator2@example.com"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+expect.set_options(timeout=10_000)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not (REPO / "frontend" / "dist" / "index.html").is_file():
+        raise RuntimeError("frontend/dist is missing: run `make build` first")
+    data_dir = tmp_path_factory.mktemp("e2e-data")
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATA_DIR": str(data_dir),
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "DEMO_PASSWORD": DEMO_PASSWORD,
+        "CHANNEL_URL": "https://example.com/e2e-channel",
+        "LOG_LEVEL": "warning",
+    }
+    env.pop("DATABASE_URL", None)
+    log = (data_dir / "server.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve"], env=env, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"server did not start:\n{(data_dir / 'server.log').read_text()}")
+        time.sleep(0.2)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    b = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+def new_context(browser: Browser, base_url: str, viewport: dict[str, int] | None = None) -> BrowserContext:
+    ctx = browser.new_context(base_url=base_url, viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    return ctx
+
+
+@pytest.fixture
+def context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
+    ctx = new_context(browser, base_url)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+def login(page: Page, email: str, *, educator: bool = False, password: str = DEMO_PASSWORD) -> None:
+    page.goto("/zinrai-educators-1" if educator else "/login")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Access Educator Portal" if educator else "Sign In").click()
+    target = "/educator/dashboard" if educator else "/customer/dashboard"
+    expect(page).to_have_url(re.compile(re.escape(target) + "$"))
