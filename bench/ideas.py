@@ -1,8 +1,11 @@
 """Benchmark: the customer's active-ideas list at 1k, 100k and 1M ideas, on SQLite and PostgreSQL.
 
 Measures requests per second and p50 / p99 latency of
-    GET /api/trade-ideas?market=forex&status=active   (first page, 20 ideas, as the demo customer)
-against a real uvicorn server started here, with 64 concurrent keep-alive clients on loopback.
+    GET /api/trade-ideas?market=forex&status=active   (first page, 20 ideas)
+as 64 different customers (each with their own session, so their own NEW flags), against a real uvicorn
+server started here, with 64 concurrent keep-alive connections on loopback. The load comes from wrk (a C
+load generator: `apt-get install wrk`) when it is installed, so the client takes little CPU from the
+server on a small machine; otherwise from a Python asyncio client in this process.
 Ideas are bulk-inserted (PostgreSQL: COPY; SQLite: one-transaction executemany) and the table is
 grown in place from one size to the next.
 
@@ -15,6 +18,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -111,7 +115,15 @@ def insert_sqlite(settings: Settings, start: int, stop: int) -> None:
 
 
 async def reset_postgres() -> None:
-    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
+    dsn = PG_URL.replace("postgresql+asyncpg://", "postgresql://")
+    server, name = dsn.rsplit("/", 1)
+    admin = await asyncpg.connect(f"{server}/postgres")
+    try:
+        if not await admin.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+            await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    conn = await asyncpg.connect(dsn)
     try:
         await conn.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;")
     finally:
@@ -139,9 +151,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(settings: Settings, port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(settings: Settings, port: int, workers: int, cache_entries: int) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
+        "CACHE_ENTRIES": str(cache_entries),
         "DATABASE_URL": settings.resolved_database_url,
         "DATA_DIR": str(settings.data_dir),
         "DEMO_PASSWORD": PASSWORD,
@@ -192,17 +205,23 @@ async def _client(
         writer.close()
 
 
-async def load(port: int, token: str, concurrency: int, duration: float, warmup: float) -> dict[str, float]:
-    request = (
-        f"GET {PATH} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
-        "Accept: application/json\r\n\r\n"
-    ).encode()
+async def load(port: int, tokens: list[str], concurrency: int, duration: float, warmup: float) -> dict[str, float]:
+    requests = [
+        (
+            f"GET {PATH} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: application/json\r\n\r\n"
+        ).encode()
+        for token in tokens
+    ]
     latencies: list[float] = []
     errors: list[int] = []
     start = time.perf_counter()
     record_from, stop_at = start + warmup, start + warmup + duration
     await asyncio.gather(
-        *(_client(port, request, stop_at, record_from, latencies, errors) for _ in range(concurrency))
+        *(
+            _client(port, requests[i % len(requests)], stop_at, record_from, latencies, errors)
+            for i in range(concurrency)
+        )
     )
     elapsed = time.perf_counter() - record_from
     latencies.sort()
@@ -216,6 +235,82 @@ async def load(port: int, token: str, concurrency: int, duration: float, warmup:
     }
 
 
+WRK_SCRIPT = """
+local tokens = {}
+for line in io.lines(os.getenv("BENCH_TOKENS")) do tokens[#tokens + 1] = line end
+local n = 0
+request = function()
+  n = n + 1
+  return wrk.format("GET", os.getenv("BENCH_PATH"), {["Authorization"] = "Bearer " .. tokens[n % #tokens + 1]})
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('RESULT {"requests": %d, "errors": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d}\\n',
+    summary.requests, e.connect + e.read + e.write + e.status + e.timeout, summary.duration,
+    latency:percentile(50), latency:percentile(99)))
+end
+"""
+
+
+def load_wrk(port: int, tokens: list[str], concurrency: int, duration: float, warmup: float) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        script, token_file = Path(tmp) / "list.lua", Path(tmp) / "tokens.txt"
+        script.write_text(WRK_SCRIPT)
+        token_file.write_text("\n".join(tokens) + "\n")
+        env = {**os.environ, "BENCH_TOKENS": str(token_file), "BENCH_PATH": PATH}
+        url = f"http://127.0.0.1:{port}"
+
+        def wrk(seconds: float) -> dict[str, float]:
+            cmd = ["wrk", "-t2", f"-c{concurrency}", f"-d{max(1, round(seconds))}s", "-s", str(script), url]
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+            line = next(x for x in out.splitlines() if x.startswith("RESULT "))
+            parsed: dict[str, float] = json.loads(line.removeprefix("RESULT "))
+            return parsed
+
+        wrk(warmup)
+        r = wrk(duration)
+    return {
+        "requests": r["requests"],
+        "errors": r["errors"],
+        "rps": r["requests"] / (r["duration_us"] / 1e6),
+        "p50_ms": r["p50_us"] / 1000,
+        "p99_ms": r["p99_us"] / 1000,
+    }
+
+
+def customer_tokens(port: int, count: int) -> list[str]:
+    """`count` customers, each logged in once (their own session and seen state)."""
+    base = f"http://127.0.0.1:{port}"
+    tokens = []
+    for i in range(count):
+        email = "customer@example.com" if i == 0 else f"bench.customer{i}@example.com"
+        r = httpx.post(
+            f"{base}/api/auth/login", json={"email": email, "password": PASSWORD, "selectedRole": "customer"}
+        )
+        r.raise_for_status()
+        tokens.append(r.json()["sessionToken"])
+    return tokens
+
+
+async def add_customers(settings: Settings, count: int) -> None:
+    from sqlalchemy import select
+
+    from tradeideas.auth import service as auth_service
+    from tradeideas.auth.models import Role, User
+
+    db = Database(settings)
+    try:
+        async with db.sessionmaker() as s, s.begin():
+            for i in range(1, count):
+                email = f"bench.customer{i}@example.com"
+                if (await s.execute(select(User.id).where(User.email == email))).first() is None:
+                    await auth_service.add_user(
+                        s, email=email, password=PASSWORD, role=Role.CUSTOMER, first_name="Bench", last_name=str(i)
+                    )
+    finally:
+        await db.dispose()
+
+
 def run_db(kind: str, sizes: list[int], args: argparse.Namespace) -> list[dict[str, object]]:
     data_dir = Path(tempfile.mkdtemp(prefix=f"bench-{kind}-"))
     if kind == "postgres":
@@ -226,6 +321,8 @@ def run_db(kind: str, sizes: list[int], args: argparse.Namespace) -> list[dict[s
     settings = Settings(data_dir=data_dir, database_url=url, demo_password=PASSWORD, static_dir=data_dir / "no-spa")
     migrate(settings)
     have = asyncio.run(seed(settings))
+    asyncio.run(add_customers(settings, args.customers))
+    use_wrk = shutil.which("wrk") is not None and not args.python_client
     results: list[dict[str, object]] = []
     workers = args.pg_workers if kind == "postgres" else args.sqlite_workers
     for size in sizes:
@@ -239,21 +336,27 @@ def run_db(kind: str, sizes: list[int], args: argparse.Namespace) -> list[dict[s
         insert_s = time.perf_counter() - t0
         print(f"[{kind}] {size:>9,} ideas ready (insert {insert_s:.1f}s)", flush=True)
         port = free_port()
-        proc = start_server(settings, port, workers)
+        proc = start_server(settings, port, workers, args.cache_entries)
         try:
-            login = httpx.post(
-                f"http://127.0.0.1:{port}/api/auth/login",
-                json={"email": "customer@example.com", "password": PASSWORD, "selectedRole": "customer"},
-            )
-            login.raise_for_status()
-            token = login.json()["sessionToken"]
-            check = httpx.get(f"http://127.0.0.1:{port}{PATH}", headers={"Authorization": f"Bearer {token}"})
+            tokens = customer_tokens(port, args.customers)
+            check = httpx.get(f"http://127.0.0.1:{port}{PATH}", headers={"Authorization": f"Bearer {tokens[0]}"})
             assert check.status_code == 200 and len(check.json()["items"]) == 20, check.text[:200]
-            res = asyncio.run(load(port, token, args.concurrency, args.duration, args.warmup))
+            if use_wrk:
+                res = load_wrk(port, tokens, args.concurrency, args.duration, args.warmup)
+            else:
+                res = asyncio.run(load(port, tokens, args.concurrency, args.duration, args.warmup))
         finally:
             proc.terminate()
             proc.wait(timeout=30)
-        row = {"db": kind, "ideas": size, "workers": workers, "insert_s": round(insert_s, 1), **res}
+        row = {
+            "db": kind,
+            "ideas": size,
+            "workers": workers,
+            "client": "wrk" if use_wrk else "python",
+            "cache": args.cache_entries > 0,
+            "insert_s": round(insert_s, 1),
+            **res,
+        }
         print(
             f"[{kind}] {size:>9,} ideas: {res['rps']:.0f} req/s, p50 {res['p50_ms']:.1f} ms, "
             f"p99 {res['p99_ms']:.1f} ms, errors {res['errors']:.0f}",
@@ -273,6 +376,9 @@ def main() -> None:
     parser.add_argument("--pg-workers", type=int, default=2)
     parser.add_argument("--sqlite-workers", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--customers", type=int, default=64, help="distinct customers (sessions) making the requests")
+    parser.add_argument("--cache-entries", type=int, default=10_000, help="CACHE_ENTRIES of the server; 0 = no caches")
+    parser.add_argument("--python-client", action="store_true", help="use the Python load client even if wrk exists")
     args = parser.parse_args()
     try:
         import uvloop

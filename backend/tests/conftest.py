@@ -81,6 +81,12 @@ async def _forget_login_failures(app: FastAPI) -> AsyncIterator[None]:
         await session.execute(delete(LoginAttempt))
 
 
+def forget_cached_sessions(app: FastAPI) -> None:
+    """For tests that change session rows with SQL, behind the app's back (so without the event that
+    would tell every process to drop what it cached)."""
+    app.state.session_cache.clear()
+
+
 def make_client(app: FastAPI) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
 

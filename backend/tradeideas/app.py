@@ -1,5 +1,6 @@
 """Application factory: wires settings, database, middleware, domain routers and the SPA."""
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -7,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
+from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.router import router as auth_router
 from tradeideas.chat.router import router as chat_router
 from tradeideas.core.errors import install_error_handlers
@@ -15,6 +17,8 @@ from tradeideas.core.router import router as system_router
 from tradeideas.core.schemas import ErrorResponse
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
+from tradeideas.ideas.cache import IdeaCache
+from tradeideas.ideas.memory import IdeaListFromMemory
 from tradeideas.ideas.router import router as ideas_router
 from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
@@ -35,6 +39,12 @@ def _operation_id(route: APIRoute) -> str:
     return route.name
 
 
+def _events_live(app: FastAPI) -> bool:
+    """Caches are only trusted while this process hears every change (no broker yet: not at all)."""
+    broker = getattr(app.state, "broker", None)
+    return broker is not None and bool(broker.events_live)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -42,6 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with realtime_lifespan(app), push_lifespan(app):
+            for cache in (app.state.session_cache, app.state.idea_cache):
+                app.state.broker.add_listener(cache.on_event)
+            # Everything loaded so far (modules, models, routes) lives as long as the process: move it out of
+            # the garbage collector's reach, so full collections stay short and do not stall requests.
+            gc.collect()
+            gc.freeze()
             yield
         await app.state.db.dispose()
 
@@ -58,10 +74,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.db = Database(settings)
+    cache_size, cache_age = settings.cache_entries, settings.cache_max_age_seconds
+    app.state.session_cache = SessionCache(cache_size, cache_age, lambda: _events_live(app))
+    app.state.idea_cache = IdeaCache(cache_size, cache_age, lambda: _events_live(app))
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
     mount_spa(app, settings.static_dir)
+    # Added first, so it sits inside the security middleware (last added is outermost).
+    app.add_middleware(IdeaListFromMemory)
     app.add_middleware(
         SecurityMiddleware,
         max_body_bytes=settings.max_body_bytes,

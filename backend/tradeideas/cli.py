@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
             async def set_pw(s: AsyncSession) -> None:
                 user = await auth_service.get_user_by_email(s, args.email)
                 await auth_service.set_password(s, user, password)
-                await auth_service.revoke_all_sessions(s, user.id)
+                await auth_service.revoke_all_sessions(s, user)
 
             _in_transaction(settings, set_pw)
             print(f"Password set for {args.email}; their sessions were ended.")

@@ -5,15 +5,17 @@ Every API route declares exactly one of `Public`, `AnyUser`, `CustomerOnly`, `Ed
 The permission test walks every route and fails when one declares nothing.
 """
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
-from tradeideas.auth.models import Role, Session, User
+from tradeideas.auth.cache import CachedLogin, SessionCache
+from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import AppSettings, DbSession
 from tradeideas.core.errors import Forbidden, Unauthorized
+from tradeideas.db import utcnow
 
 SESSION_COOKIE = "session"
 AUTH_REQUIRED = "Authentication required"
@@ -22,18 +24,31 @@ CUSTOMER_REQUIRED = "This action is only available to customers"
 NOT_OWNER = "You can only change your own content"
 
 
-@dataclass
 class Principal:
-    user: User
-    session: Session
+    """Who is calling: their id, role and session, and (on first use) their row in the request's session."""
 
-    @property
-    def id(self) -> int:
-        return self.user.id
+    def __init__(self, db: AsyncSession, session_id: int, user: User) -> None:
+        self.id = user.id
+        self.role = user.role
+        self.session_id = session_id
+        self._db = db
+        self._user = user
 
     @property
     def is_educator(self) -> bool:
-        return self.user.role == Role.EDUCATOR
+        return self.role == Role.EDUCATOR
+
+    @property
+    def is_customer(self) -> bool:
+        return self.role == Role.CUSTOMER
+
+    @property
+    def user(self) -> User:
+        """The caller's `User`, attached to the request's database session, so changes to it are saved."""
+        if self._user not in self._db:
+            # A cached copy: adopt it without a query (it was read from the database and never modified).
+            self._user = self._db.sync_session.merge(self._user, load=False)
+        return self._user
 
 
 def token_from_request(request: Request) -> str | None:
@@ -59,16 +74,37 @@ def clear_session_cookie(response: Response) -> None:
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
 
 
-async def _principal(request: Request, response: Response, db: DbSession, settings: AppSettings) -> Principal:
+def login_from_memory(request: Request) -> CachedLogin | None:
+    """The caller's session when this process has it cached and it needs no refresh: no database round trip."""
     token = token_from_request(request)
-    resolved = await auth_service.resolve_session(db, token) if token else None
-    if resolved is None or token is None:
+    if token is None:
+        return None
+    cached = request.app.state.session_cache.get(auth_service.hash_token(token))
+    if cached is None or cached.expires_at <= utcnow():
+        return None
+    if auth_service.slide_due(cached.refreshed_at, request.app.state.settings):
+        return None  # the database path slides it forward and renews the cookie
+    return cached  # type: ignore[no-any-return]
+
+
+async def _principal(request: Request, response: Response, db: DbSession, settings: AppSettings) -> Principal:
+    cached = login_from_memory(request)
+    if cached is not None:
+        return Principal(db, cached.session_id, cached.user)
+    token = token_from_request(request)
+    if token is None:
+        raise Unauthorized(AUTH_REQUIRED)
+    token_hash = auth_service.hash_token(token)
+    cache: SessionCache = request.app.state.session_cache
+    generation = cache.generation
+    resolved = await auth_service.resolve_session(db, token_hash)
+    if resolved is None:
         raise Unauthorized(AUTH_REQUIRED)
     session, user = resolved
     if auth_service.slide_session(session, settings) and request.cookies.get(SESSION_COOKIE) == token:
         set_session_cookie(request, response, token, settings.session_days * 86400)
-    request.state.principal = Principal(user=user, session=session)
-    return request.state.principal  # type: ignore[no-any-return]
+    cache.put(token_hash, session, user, generation)
+    return Principal(db, session.id, user)
 
 
 async def _any_user(principal: Annotated[Principal, Depends(_principal)]) -> Principal:
@@ -76,13 +112,13 @@ async def _any_user(principal: Annotated[Principal, Depends(_principal)]) -> Pri
 
 
 async def _customer(principal: Annotated[Principal, Depends(_principal)]) -> Principal:
-    if principal.user.role != Role.CUSTOMER:
+    if not principal.is_customer:
         raise Forbidden(CUSTOMER_REQUIRED, code="customer_only")
     return principal
 
 
 async def _educator(principal: Annotated[Principal, Depends(_principal)]) -> Principal:
-    if principal.user.role != Role.EDUCATOR:
+    if not principal.is_educator:
         raise Forbidden(EDUCATOR_REQUIRED, code="educator_only")
     return principal
 

@@ -41,6 +41,10 @@ class Settings(BaseSettings):
     realtime_poll_seconds: float = 2.0
     events_keep_days: float = 7.0
     events_prune_interval_seconds: float = 3600.0
+    # In-memory caches of sessions, idea pages and customers' seen marks (0 turns them off). Entries are
+    # dropped by events the moment the data changes; the age limit only bounds memory.
+    cache_entries: int = 10_000
+    cache_max_age_seconds: float = 600.0
     # Web Push: VAPID keys (base64url raw private key or PEM; generated into DATA_DIR when unset).
     vapid_public_key: str | None = None
     vapid_private_key: str | None = None

@@ -7,7 +7,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select, update
 
-from tests.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, make_client
+from tests.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, forget_cached_sessions, make_client
 from tradeideas.auth.models import Session
 from tradeideas.auth.service import hash_token
 from tradeideas.db import utcnow
@@ -117,6 +117,7 @@ async def test_session_slides_forward_once_a_day(app: FastAPI, anon: httpx.Async
             .where(Session.token_hash == hash_token(token))
             .values(refreshed_at=two_days_ago, expires_at=two_days_ago + timedelta(days=30))
         )
+    forget_cached_sessions(app)  # the row was changed behind the app's back (no event)
     r = await anon.get("/api/auth/user")
     assert r.status_code == 200
     assert "max-age=2592000" in r.headers["set-cookie"].lower()

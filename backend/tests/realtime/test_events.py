@@ -167,7 +167,7 @@ async def test_bad_last_event_id_is_ignored(bad: str, app: FastAPI) -> None:
 async def test_wakeup_waits_for_the_outer_commit_not_a_savepoint(app: FastAPI) -> None:
     """Creating an idea queues pushes in a savepoint; its release must not announce uncommitted events."""
     calls: list[int] = []
-    unregister = hooks.register(app.state.db.engine.sync_engine, "savepoint-test", lambda: calls.append(1))
+    unregister = hooks.register(app.state.db.engine.sync_engine, "savepoint-test", lambda _: calls.append(1))
     try:
         async with app.state.db.sessionmaker() as session, session.begin():
             await record_event(session, "idea.created", {"id": -3})

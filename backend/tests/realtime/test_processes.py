@@ -127,3 +127,52 @@ async def test_idea_created_through_one_process_reaches_clients_of_another(
         assert created.type == "idea.created" and created.data["id"] == r.json()["id"]
         assert created.data["pair"] == "GBP/USD"
         assert (await on_a.next()).id == created.id
+
+
+async def _eventually_status(http: httpx.AsyncClient, path: str, status: int, seconds: float = 5) -> None:
+    """Another process hears a change when PostgreSQL delivers its NOTIFY: milliseconds, not a request later."""
+    deadline = time.monotonic() + seconds
+    while (r := await http.get(path)).status_code != status:
+        assert time.monotonic() < deadline, f"{path} still answers {r.status_code}"
+        await asyncio.sleep(0.02)
+
+
+async def test_logout_in_one_process_ends_the_session_cached_by_another(
+    two_servers: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_servers
+    token = await login_token(a.url, CUSTOMER, "customer")
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=b.url, headers=headers) as on_b:
+        assert (await on_b.get("/api/trade-ideas?market=forex&status=active")).status_code == 200  # B caches it
+        async with httpx.AsyncClient(base_url=a.url, headers=headers) as on_a:
+            assert (await on_a.post("/api/auth/logout")).status_code == 204
+        await _eventually_status(on_b, "/api/trade-ideas?market=forex&status=active", 401)
+
+
+async def test_an_idea_created_in_one_process_shows_in_anothers_cached_list(
+    two_servers: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_servers
+    customer = await login_token(b.url, CUSTOMER, "customer")
+    educator = await login_token(a.url, EDUCATOR_A, "educator")
+    path = "/api/trade-ideas?market=crypto&status=active"
+    async with httpx.AsyncClient(base_url=b.url, headers={"Authorization": f"Bearer {customer}"}) as on_b:
+        before = {i["id"] for i in (await on_b.get(path)).json()["items"]}  # B caches the page
+        body = {
+            "marketType": "Crypto",
+            "orderType": "SELL",
+            "ideaType": "Exchange",
+            "pair": "SOL/USDT",
+            "timeFrame": "1H",
+            "entry1": "150",
+            "invalidationLevel": "160",
+            "exit1": "130",
+        }
+        async with httpx.AsyncClient(base_url=a.url, headers={"Authorization": f"Bearer {educator}"}) as on_a:
+            created = (await on_a.post("/api/trade-ideas", json=body)).json()
+        assert created["id"] not in before
+        deadline = time.monotonic() + 5
+        while created["id"] not in {i["id"] for i in (await on_b.get(path)).json()["items"]}:
+            assert time.monotonic() < deadline, "the other process kept serving its old page"
+            await asyncio.sleep(0.02)

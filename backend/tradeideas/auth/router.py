@@ -41,7 +41,7 @@ async def login(
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
 async def logout(principal: AnyUser, db: DbSession, response: Response) -> None:
     """End the current session at once; its cookie and token stop working."""
-    await service.revoke_session(db, principal.session)
+    await service.revoke_session(db, principal.user, principal.session_id)
     clear_session_cookie(response)
 
 

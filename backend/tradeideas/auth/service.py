@@ -9,10 +9,12 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.auth.cache import USER_CHANGED
 from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
 from tradeideas.db import utcnow
+from tradeideas.realtime.service import SERVER, record_event
 from tradeideas.settings import Settings
 
 INVALID_CREDENTIALS = "Invalid email or password"
@@ -100,10 +102,10 @@ async def create_session(db: AsyncSession, settings: Settings, user: User) -> Is
     return IssuedSession(token=token, user=user, expires_at=expires_at)
 
 
-async def resolve_session(db: AsyncSession, token: str) -> tuple[Session, User] | None:
+async def resolve_session(db: AsyncSession, token_hash: str) -> tuple[Session, User] | None:
     row = (
         await db.execute(
-            select(Session, User).join(User, User.id == Session.user_id).where(Session.token_hash == hash_token(token))
+            select(Session, User).join(User, User.id == Session.user_id).where(Session.token_hash == token_hash)
         )
     ).one_or_none()
     if row is None:
@@ -114,25 +116,40 @@ async def resolve_session(db: AsyncSession, token: str) -> tuple[Session, User] 
     return session, user
 
 
+def slide_due(refreshed_at: datetime, settings: Settings) -> bool:
+    return utcnow() - refreshed_at >= timedelta(hours=settings.session_refresh_hours)
+
+
 def slide_session(session: Session, settings: Settings) -> bool:
     """Extend a session's lifetime at most once per refresh interval; True when it was extended."""
-    now = utcnow()
-    if now - session.refreshed_at < timedelta(hours=settings.session_refresh_hours):
+    if not slide_due(session.refreshed_at, settings):
         return False
+    now = utcnow()
     session.refreshed_at = now
     session.expires_at = now + timedelta(days=settings.session_days)
     return True
 
 
-async def revoke_session(db: AsyncSession, session: Session) -> None:
-    await db.execute(delete(Session).where(Session.id == session.id))
+async def user_changed(db: AsyncSession, user: User) -> None:
+    """Announce (once this transaction commits) that a user's row or sessions changed.
+
+    Every server process then drops what it cached about the user: revoked sessions stop working and
+    new names and photos show at once, whichever process serves the next request.
+    """
+    await record_event(db, USER_CHANGED, {"userId": user.id, "role": user.role}, audience=SERVER)
 
 
-async def revoke_all_sessions(db: AsyncSession, user_id: int, *, except_session_id: int | None = None) -> None:
-    stmt = delete(Session).where(Session.user_id == user_id)
+async def revoke_session(db: AsyncSession, user: User, session_id: int) -> None:
+    await db.execute(delete(Session).where(Session.id == session_id))
+    await user_changed(db, user)
+
+
+async def revoke_all_sessions(db: AsyncSession, user: User, *, except_session_id: int | None = None) -> None:
+    stmt = delete(Session).where(Session.user_id == user.id)
     if except_session_id is not None:
         stmt = stmt.where(Session.id != except_session_id)
     await db.execute(stmt)
+    await user_changed(db, user)
 
 
 async def purge_expired(db: AsyncSession, settings: Settings) -> None:
@@ -171,8 +188,9 @@ async def add_user(db: AsyncSession, *, email: str, password: str, role: Role, f
 async def set_password(db: AsyncSession, user: User, password: str) -> None:
     validate_new_password(password)
     user.password_hash = await hash_password(password)
+    await user_changed(db, user)
 
 
 async def disable_user(db: AsyncSession, user: User) -> None:
     user.disabled = True
-    await revoke_all_sessions(db, user.id)
+    await revoke_all_sessions(db, user)

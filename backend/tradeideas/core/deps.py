@@ -14,7 +14,7 @@ async def _db_session(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-def _settings(request: Request) -> Settings:
+async def _settings(request: Request) -> Settings:  # async: FastAPI would run a plain def in a thread
     settings: Settings = request.app.state.settings
     return settings
 

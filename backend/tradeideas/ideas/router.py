@@ -1,16 +1,20 @@
 """HTTP routes for trade ideas, their revisions, and customers' seen state and notification settings."""
 
-from typing import Annotated, Literal
+from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from tradeideas.core.deps import DbSession
 from tradeideas.ideas import service
 from tradeideas.ideas.schemas import (
+    MAX_CURSOR_LENGTH,
     IdeaCreate,
     IdeaOut,
     IdeaPage,
     IdeaUpdate,
+    ListIdeaType,
+    ListMarket,
+    ListStatus,
     NotificationSettings,
     RevisionOut,
     SeenRequest,
@@ -22,36 +26,30 @@ from tradeideas.permissions import AnyUser, CustomerOnly, EducatorOnly, ensure_o
 router = APIRouter(prefix="/api", tags=["trade ideas"])
 
 
-@router.get("/trade-ideas")
+@router.get("/trade-ideas", response_model=IdeaPage)
 async def list_trade_ideas(
+    request: Request,
     principal: AnyUser,
     db: DbSession,
-    market: Literal["forex", "crypto"] | None = None,
-    idea_type: Annotated[Literal["leverage", "exchange"] | None, Query(alias="ideaType")] = None,
-    status: Literal["active", "completed", "successful", "unsuccessful", "invalidated"] | None = None,
+    market: ListMarket | None = None,
+    idea_type: Annotated[ListIdeaType | None, Query(alias="ideaType")] = None,
+    status: ListStatus | None = None,
     educator_id: Annotated[int | None, Query(alias="educatorId")] = None,
     limit: Annotated[int, Query(ge=1, le=service.MAX_LIMIT)] = service.DEFAULT_LIMIT,
-    cursor: Annotated[str | None, Query(max_length=200)] = None,
-) -> IdeaPage:
+    cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH)] = None,
+) -> Response:
     """Ideas newest first; `status=active` open ideas, `status=completed` history; pass nextCursor on."""
-    items, next_cursor = await service.list_ideas(
-        db,
-        service.viewer_of(principal.user),
-        market=market,
-        idea_type=idea_type,
-        status=status,
-        educator_id=educator_id,
-        limit=limit,
-        cursor=cursor,
-    )
-    return IdeaPage(items=items, next_cursor=next_cursor)
+    filters = service.IdeaFilter(market, idea_type, status, educator_id, limit, cursor)
+    viewer = service.viewer_of(principal.id, principal.role)
+    body = await service.list_ideas_json(db, request.app.state.idea_cache, viewer, filters)
+    return Response(body, media_type="application/json")
 
 
 @router.post("/trade-ideas", status_code=status.HTTP_201_CREATED)
 async def create_trade_idea(body: IdeaCreate, principal: EducatorOnly, db: DbSession) -> IdeaOut:
     """Publish a trade idea (status active) with up to 3 uploaded images."""
     idea = await service.create_idea(db, principal.id, body)
-    return await service.present_one(db, idea, service.viewer_of(principal.user))
+    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.post("/trade-ideas/seen")
@@ -64,7 +62,7 @@ async def mark_trade_ideas_seen(body: SeenRequest, principal: CustomerOnly, db: 
 async def get_trade_idea(idea_id: int, principal: AnyUser, db: DbSession) -> IdeaOut:
     """One trade idea."""
     idea = await service.get_idea(db, idea_id)
-    return await service.present_one(db, idea, service.viewer_of(principal.user))
+    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.patch("/trade-ideas/{idea_id}", responses={404: {}})
@@ -73,7 +71,7 @@ async def update_trade_idea(idea_id: int, body: IdeaUpdate, principal: EducatorO
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.update_idea(db, idea, principal.id, body)
-    return await service.present_one(db, idea, service.viewer_of(principal.user))
+    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.put("/trade-ideas/{idea_id}", responses={404: {}})
@@ -82,7 +80,7 @@ async def set_trade_idea_status(idea_id: int, body: StatusUpdate, principal: Edu
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.set_status(db, idea, principal.id, body.status)
-    return await service.present_one(db, idea, service.viewer_of(principal.user))
+    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.delete("/trade-ideas/{idea_id}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {}})

@@ -19,6 +19,11 @@ URL_MAX = 500
 MarketType = Literal["Forex", "Crypto"]
 OrderType = Literal["BUY", "SELL"]
 IdeaType = Literal["Leverage", "Exchange"]
+# Query values of the idea list (the route and its in-memory fast path, ideas/memory.py, both use these).
+ListMarket = Literal["forex", "crypto"]
+ListIdeaType = Literal["leverage", "exchange"]
+ListStatus = Literal["active", "completed", "successful", "unsuccessful", "invalidated"]
+MAX_CURSOR_LENGTH = 200
 
 _MARKET_TYPES = {"forex": "Forex", "crypto": "Crypto"}
 _ORDER_TYPES = {"buy": "BUY", "sell": "SELL", "bullish": "BUY", "bearish": "SELL"}

@@ -6,6 +6,7 @@ so a realtime publisher can be hooked in later without touching the rules.
 
 import base64
 import binascii
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth.models import Role, User
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import utcnow
+from tradeideas.ideas.cache import SEEN_CHANGED, CachedIdea, CachedPage, IdeaCache, SeenMarks
 from tradeideas.ideas.markets import Market, listing_market
 from tradeideas.ideas.models import (
     COMPLETED_STATUSES,
@@ -121,27 +123,27 @@ def _seen_until(state: CustomerIdeaState | None, market: str) -> datetime | None
     return state.forex_seen_until if market == "forex" else state.crypto_seen_until
 
 
+async def _seen_marks(db: AsyncSession, user_id: int, idea_ids: Sequence[int] | None = None) -> SeenMarks:
+    """The customer's watermarks and per-idea marks (all of them, or only those among `idea_ids`)."""
+    state = await db.get(CustomerIdeaState, user_id)
+    query = select(IdeaView.idea_id).where(IdeaView.user_id == user_id)
+    if idea_ids is not None:
+        query = query.where(IdeaView.idea_id.in_(idea_ids))
+    return SeenMarks(
+        forex_until=_seen_until(state, "forex"),
+        crypto_until=_seen_until(state, "crypto"),
+        idea_ids=frozenset((await db.execute(query)).scalars()),
+    )
+
+
 async def present(db: AsyncSession, rows: Sequence[tuple[TradeIdea, User]], viewer: Viewer) -> list[IdeaOut]:
     """API shapes for ideas with their educators' current names, images and (customers) NEW flags."""
     ids = [idea.id for idea, _ in rows]
     images = await _images_by_idea(db, ids)
-    state: CustomerIdeaState | None = None
-    seen: set[int] = set()
-    if viewer.is_customer and ids:
-        state = await db.get(CustomerIdeaState, viewer.user_id)
-        seen = set(
-            (
-                await db.execute(
-                    select(IdeaView.idea_id).where(IdeaView.user_id == viewer.user_id, IdeaView.idea_id.in_(ids))
-                )
-            ).scalars()
-        )
+    marks = await _seen_marks(db, viewer.user_id, ids) if viewer.is_customer and ids else None
     out = []
     for idea, educator in rows:
-        is_new: bool | None = None
-        if viewer.is_customer:
-            until = _seen_until(state, idea.market)
-            is_new = not idea.completed and idea.id not in seen and (until is None or idea.created_at > until)
+        is_new = marks.is_new(idea.id, idea.market, idea.created_at, idea.completed) if marks else None
         pictures = images.get(idea.id, [])
         urls = [url for _, url in pictures]
         out.append(
@@ -203,23 +205,92 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
         raise Invalid("Invalid cursor", code="invalid_cursor") from exc
 
 
-async def list_ideas(
-    db: AsyncSession,
-    viewer: Viewer,
-    *,
-    market: Market | None = None,
-    idea_type: str | None = None,
-    status: str | None = None,
-    educator_id: int | None = None,
-    limit: int = DEFAULT_LIMIT,
-    cursor: str | None = None,
-) -> tuple[list[IdeaOut], str | None]:
-    """Newest first, keyset-paginated on (created_at, id).
+@dataclass(frozen=True)
+class IdeaFilter:
+    """Which ideas a list shows. status: `active` lists open ideas (active and invalidated, shown as
+    INVALID), `completed` the history (successful and unsuccessful); an exact status value filters on it alone."""
 
-    status: `active` lists open ideas (active and invalidated, shown as INVALID), `completed` the
-    history (successful and unsuccessful); an exact status value filters on it alone.
+    market: Market | None = None
+    idea_type: str | None = None
+    status: str | None = None
+    educator_id: int | None = None
+    limit: int = DEFAULT_LIMIT
+    cursor: str | None = None
+
+
+async def list_ideas_json(db: AsyncSession, cache: IdeaCache, viewer: Viewer, filters: IdeaFilter) -> bytes:
+    """One page of ideas, newest first, as the JSON of `IdeaPage`; served from memory when nothing changed.
+
+    The page (the same for everyone) and the customer's seen marks are cached separately, so a customer
+    gets their own NEW flags on a page shared with everyone else.
     """
-    limit = max(1, min(limit, MAX_LIMIT))
+    page = cache.page(filters)
+    if page is None:
+        generation = cache.generation
+        rows, next_cursor = await _page_rows(db, filters)
+        shown = await present(db, rows, PUBLIC_VIEWER)
+        page = CachedPage(
+            ideas=tuple(
+                CachedIdea(
+                    id=idea.id,
+                    market=idea.market,
+                    created_at=idea.created_at,
+                    completed=idea.completed,
+                    json_head=out.model_dump_json(by_alias=True, exclude={"is_new"}).encode()[:-1],
+                )
+                for (idea, _), out in zip(rows, shown, strict=True)
+            ),
+            next_cursor=next_cursor,
+        )
+        cache.put_page(filters, page, generation)
+    marks: SeenMarks | None = None
+    if viewer.is_customer and page.ideas:
+        marks = cache.seen(viewer.user_id)
+        if marks is None:
+            generation = cache.generation
+            marks = await _seen_marks(db, viewer.user_id)
+            cache.put_seen(viewer.user_id, marks, generation)
+    return _page_json(page, marks)
+
+
+def list_ideas_from_memory(cache: IdeaCache, viewer: Viewer, filters: IdeaFilter) -> bytes | None:
+    """`list_ideas_json` when the page and the customer's seen marks are both in memory, else None."""
+    page = cache.page(filters)
+    if page is None:
+        return None
+    marks: SeenMarks | None = None
+    if viewer.is_customer and page.ideas:
+        marks = cache.seen(viewer.user_id)
+        if marks is None:
+            return None
+    return _page_json(page, marks)
+
+
+def _page_json(page: CachedPage, marks: SeenMarks | None) -> bytes:
+    items = b",".join(
+        idea.json_head
+        + (
+            _IS_NEW_NULL
+            if marks is None
+            else _IS_NEW_TRUE
+            if marks.is_new(idea.id, idea.market, idea.created_at, idea.completed)
+            else _IS_NEW_FALSE
+        )
+        for idea in page.ideas
+    )
+    return b'{"items":[%s],"nextCursor":%s}' % (items, json.dumps(page.next_cursor).encode())
+
+
+_IS_NEW_TRUE = b',"isNew":true}'
+_IS_NEW_FALSE = b',"isNew":false}'
+_IS_NEW_NULL = b',"isNew":null}'
+
+
+async def _page_rows(db: AsyncSession, filters: IdeaFilter) -> tuple[list[tuple[TradeIdea, User]], str | None]:
+    """Newest first, keyset-paginated on (created_at, id)."""
+    market, idea_type, status, educator_id = filters.market, filters.idea_type, filters.status, filters.educator_id
+    cursor = filters.cursor
+    limit = max(1, min(filters.limit, MAX_LIMIT))
     query = select(TradeIdea, User).join(User, User.id == TradeIdea.educator_id)
     if market is not None:
         query = query.where(TradeIdea.market == market)
@@ -242,7 +313,7 @@ async def list_ideas(
     query = query.order_by(TradeIdea.created_at.desc(), TradeIdea.id.desc()).limit(limit + 1)
     rows = [(idea, user) for idea, user in (await db.execute(query)).all()]
     next_cursor = _encode_cursor(rows[limit - 1][0]) if len(rows) > limit else None
-    return await present(db, rows[:limit], viewer), next_cursor
+    return rows[:limit], next_cursor
 
 
 async def get_idea(db: AsyncSession, idea_id: int) -> TradeIdea:
@@ -464,7 +535,10 @@ async def mark_seen(db: AsyncSession, user_id: int, idea_ids: list[int], market:
                 .on_conflict_do_nothing()
             )
     await db.flush()
-    return await unseen_counts(db, user_id)
+    counts = await unseen_counts(db, user_id)
+    # The customer's other tabs and devices update their badges; every server process drops their cached marks.
+    await record_event(db, SEEN_CHANGED, {"userId": user_id, **counts.model_dump(by_alias=True)}, audience=user_id)
+    return counts
 
 
 async def get_notification_settings(db: AsyncSession, user_id: int) -> NotificationSettings:
@@ -482,5 +556,5 @@ async def set_notification_settings(db: AsyncSession, user_id: int, body: Notifi
     return NotificationSettings(forex=state.notify_forex, crypto=state.notify_crypto)
 
 
-def viewer_of(user: User) -> Viewer:
-    return Viewer(user_id=user.id, is_customer=user.role == Role.CUSTOMER)
+def viewer_of(user_id: int, role: str) -> Viewer:
+    return Viewer(user_id=user_id, is_customer=role == Role.CUSTOMER)

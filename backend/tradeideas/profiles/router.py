@@ -41,7 +41,7 @@ async def change_password(
     """Change the caller's password; ends their other sessions and keeps this one."""
     client = request.client.host if request.client else "unknown"
     await service.change_password(
-        db, settings, principal.user, principal.session, body.current_password, body.new_password, client
+        db, settings, principal.user, principal.session_id, body.current_password, body.new_password, client
     )
     return MessageResponse(message=service.PASSWORD_CHANGED)
 

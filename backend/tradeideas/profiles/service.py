@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
-from tradeideas.auth.models import Role, Session, User
+from tradeideas.auth.models import Role, User
 from tradeideas.core.errors import Invalid
 from tradeideas.db import utcnow
 from tradeideas.media import service as media_service
@@ -118,6 +118,7 @@ async def update_profile(db: AsyncSession, user: User, body: ProfileUpdate) -> U
         user.is_public = body.is_public
     user.updated_at = utcnow()
     await db.flush()
+    await auth_service.user_changed(db, user)
     return user
 
 
@@ -126,6 +127,7 @@ async def set_avatar(db: AsyncSession, settings: Settings, user: User, upload: U
     user.avatar_path = media.file_name
     user.updated_at = utcnow()
     await db.flush()
+    await auth_service.user_changed(db, user)
     return user
 
 
@@ -133,6 +135,7 @@ async def remove_avatar(db: AsyncSession, user: User) -> User:
     user.avatar_path = None
     user.updated_at = utcnow()
     await db.flush()
+    await auth_service.user_changed(db, user)
     return user
 
 
@@ -146,12 +149,12 @@ async def list_educators(db: AsyncSession) -> Sequence[User]:
 
 
 async def change_password(
-    db: AsyncSession, settings: Settings, user: User, session: Session, current: str, new: str, client: str
+    db: AsyncSession, settings: Settings, user: User, session_id: int, current: str, new: str, client: str
 ) -> User:
     """Needs the current password (rate-limited like logins); ends every other session, keeps this one."""
     if not await auth_service.confirm_password(db, settings, user, current, client):
         raise Invalid(WRONG_PASSWORD, code="wrong_password")
     await auth_service.set_password(db, user, new)
-    await auth_service.revoke_all_sessions(db, user.id, except_session_id=session.id)
+    await auth_service.revoke_all_sessions(db, user, except_session_id=session_id)
     await db.flush()
     return user

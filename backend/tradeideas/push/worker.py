@@ -44,7 +44,7 @@ class PushWorker:
         self._unregister: Callable[[], None] = _nothing
         self.sent = 0
 
-    def wake(self) -> None:
+    def wake(self, _queued: object = None) -> None:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._wake.set)
 

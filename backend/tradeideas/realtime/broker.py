@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from types import FrameType
 from typing import Any
@@ -91,6 +91,41 @@ class Broker:
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unregister: list[Any] = []
+        self._listeners: list[Callable[[Event], None]] = []
+        self._heard_at_commit: set[int] = set()
+
+    # ---- in-process listeners (caches) -------------------------------------------------------
+    def add_listener(self, callback: Callable[[Event], None]) -> None:
+        """Call `callback` once with every committed event this process learns of, from any process.
+
+        This process's own events arrive at commit, before its response is sent; other processes' events
+        when they are loaded. Callbacks must be quick (they drop cache entries).
+        """
+        self._listeners.append(callback)
+
+    @property
+    def events_live(self) -> bool:
+        """Whether events from every process reach this one right now (on PostgreSQL: LISTEN is up).
+
+        Caches that rely on events to drop stale entries must not be used while this is False.
+        """
+        return not self.is_postgres or self.listening.is_set()
+
+    def _tell_listeners(self, event: Event) -> None:
+        for listener in self._listeners:
+            try:
+                listener(event)
+            except Exception:
+                log.exception("event listener failed")
+
+    def _on_local_commit(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if len(self._heard_at_commit) > RECENT_IDS:  # never loaded back (cannot happen, but stay bounded)
+                self._heard_at_commit.clear()
+            self._heard_at_commit.add(event.id)
+            self._tell_listeners(event)
+        if not self.is_postgres:
+            self._notify_threadsafe()  # SQLite has no NOTIFY: load and stream them now
 
     # ---- connections -------------------------------------------------------------------------
     def subscribe(self, user_id: int, is_educator: bool) -> Subscriber:
@@ -161,6 +196,10 @@ class Broker:
             if not self._remember(event.id):
                 continue
             self.high_water = max(self.high_water, event.id)
+            if event.id in self._heard_at_commit:
+                self._heard_at_commit.discard(event.id)
+            else:
+                self._tell_listeners(event)
             item = (event.id, encode(event))
             targets = tuple(self._targets(event.audience))
             for sub in targets:
@@ -253,12 +292,9 @@ class Broker:
         async with self.db.sessionmaker() as session:
             self.high_water = await events_service.last_event_id(session)
         loops = [self._load_loop(), self._heartbeat_loop(), self._prune_loop()]
-        if self.is_postgres:
-            loops.append(self._listen_loop())
-        else:
-            loops.append(self._poll_loop())
-            engine = self.db.engine.sync_engine
-            self._unregister.append(hooks.register(engine, events_service.COMMIT_KEY, self._notify_threadsafe))
+        engine = self.db.engine.sync_engine
+        self._unregister.append(hooks.register(engine, events_service.COMMIT_KEY, self._on_local_commit))
+        loops.append(self._listen_loop() if self.is_postgres else self._poll_loop())
         self._tasks = [asyncio.create_task(c) for c in loops]
         _BROKERS.add(self)
         if self.is_postgres:

@@ -2,7 +2,8 @@
 
 Services call `record_event` in the same transaction as their change. Nothing is published before
 that transaction commits: on PostgreSQL the `pg_notify` issued here is delivered by the server only on
-commit; on SQLite the session's after-commit hook wakes this process's broker. A rollback emits nothing.
+commit; the session's after-commit hook hands the events to this process's broker at once (on SQLite
+that is how it learns of them). A rollback emits nothing.
 """
 
 from collections.abc import Sequence
@@ -21,12 +22,14 @@ COMMIT_KEY = "events"
 ALL = "all"
 EDUCATORS = "educators"
 CUSTOMERS = "customers"
+# Never streamed to clients: events only the server processes act on (e.g. dropping cached sessions).
+SERVER = "server"
 
 
 def _audience(value: str | int) -> str:
     if isinstance(value, int):
         return str(value)
-    if value in (ALL, EDUCATORS, CUSTOMERS) or value.isdigit():
+    if value in (ALL, EDUCATORS, CUSTOMERS, SERVER) or value.isdigit():
         return value
     raise ValueError(f"unknown event audience {value!r}")
 
@@ -35,7 +38,7 @@ async def record_event(db: AsyncSession, type: str, payload: JsonPayload, audien
     """Write an event row in the caller's transaction; it is streamed only once that transaction commits.
 
     `payload` is the changed object as the API returns it (a pydantic response model or a JSON-ready dict);
-    `audience` is "all", "educators", "customers" or a user id.
+    `audience` is "all", "educators", "customers", a user id, or "server" (for the server processes only).
     """
     event = Event(type=type, payload=json_payload(payload), audience=_audience(audience), created_at=utcnow())
     db.add(event)
@@ -43,8 +46,9 @@ async def record_event(db: AsyncSession, type: str, payload: JsonPayload, audien
     if db.get_bind().dialect.name == "postgresql":
         # Delivered by PostgreSQL to every listening process when (and only if) this transaction commits.
         await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(event.id)})
-    else:
-        after_commit(db, COMMIT_KEY)  # SQLite: one process; wake its broker once the commit is durable
+    # This process hears its own events at commit, before the response leaves: its caches are never
+    # behind its own writes (on SQLite this also wakes the broker, the only way it learns of them).
+    after_commit(db, COMMIT_KEY, event)
     return event
 
 

@@ -188,6 +188,15 @@ describe("applyRealtimeEvent", () => {
     return qc;
   }
 
+  it("ideas.seen: the customer's badges take the counts from their other tab or device", () => {
+    const qc = setup();
+    qc.setQueryData(unseenCountsKey, { forex: 2, crypto: 1, total: 3 });
+    applyRealtimeEvent(qc, { type: "ideas.seen", data: { userId: 5, forex: 0, crypto: 1, total: 1 } }, CUSTOMER);
+    expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 1, total: 1 });
+    applyRealtimeEvent(qc, { type: "ideas.seen", data: { forex: "x" } }, CUSTOMER);
+    expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 1, total: 1 });
+  });
+
   it("idea.created: into the matching active list, NEW for customers, unseen counts invalidated", () => {
     const qc = setup();
     applyRealtimeEvent(qc, { type: "idea.created", data: idea(9) }, CUSTOMER);

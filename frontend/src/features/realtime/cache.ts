@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   "chat.message.updated",
   "chat.message.deleted",
   "chat.reaction.updated",
+  "ideas.seen",
   "resync",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -285,6 +286,12 @@ export function applyRealtimeEvent(queryClient: QueryClient, event: RealtimeEven
       if (id === null || !isObject(data)) return;
       const roomId = typeof data.roomId === "number" ? data.roomId : undefined;
       eachMessageQuery(queryClient, roomId, (pages) => removeMessageFromPages(pages, id));
+      return;
+    }
+    case "ideas.seen": {
+      // This customer marked ideas seen in another tab or on another device: the badges follow.
+      if (!isObject(data) || !["forex", "crypto", "total"].every((k) => typeof data[k] === "number")) return;
+      queryClient.setQueryData(unseenCountsKey, { forex: data.forex, crypto: data.crypto, total: data.total });
       return;
     }
     case "resync": {

@@ -1,0 +1,76 @@
+"""Resolved sessions kept in memory, so most requests learn who is calling without a database round trip.
+
+Correctness rests on events, not on timeouts: every change to a user or their sessions (logout, password
+change, disabling, profile edits) records a `user.changed` event, and every process drops that user's
+entries when it hears it; this process at commit, before its response leaves, the others as soon as
+PostgreSQL delivers the NOTIFY. While events cannot arrive (the LISTEN connection is down) the cache is
+not used at all. Entries are also bounded in number and age, so memory stays flat.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from cachetools import TTLCache
+from sqlalchemy.orm import make_transient_to_detached
+
+from tradeideas.auth.models import Session, User
+from tradeideas.realtime.models import Event
+
+USER_CHANGED = "user.changed"
+
+
+@dataclass(frozen=True, slots=True)
+class CachedLogin:
+    """A session as last read from the database, with a detached, never-modified copy of its user."""
+
+    session_id: int
+    refreshed_at: datetime
+    expires_at: datetime
+    user: User
+
+
+def detached_copy(user: User) -> User:
+    """A copy that a request session can adopt without a query (`merge(load=False)`); the original stays attached."""
+    copy = User(**{column.key: getattr(user, column.key) for column in User.__mapper__.column_attrs})
+    make_transient_to_detached(copy)
+    return copy
+
+
+class SessionCache:
+    def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
+        self._enabled = maxsize > 0
+        self._entries: TTLCache[str, CachedLogin] = TTLCache(maxsize=max(maxsize, 1), ttl=max_age_seconds)
+        self._live = live
+        # Bumped on every eviction: a reader that started before it must not store what it read.
+        self.generation = 0
+
+    def _usable(self) -> bool:
+        return self._enabled and self._live()
+
+    def get(self, token_hash: str) -> CachedLogin | None:
+        return self._entries.get(token_hash) if self._usable() else None
+
+    def put(self, token_hash: str, session: Session, user: User, generation: int) -> None:
+        """Remember a session read while the cache was at `generation` (skipped if anything changed since)."""
+        if generation != self.generation or not self._usable():
+            return
+        login = CachedLogin(session.id, session.refreshed_at, session.expires_at, detached_copy(user))
+        self._entries[token_hash] = login
+
+    def forget_user(self, user_id: int) -> None:
+        self.generation += 1
+        for token_hash, login in list(self._entries.items()):
+            if login.user.id == user_id:
+                del self._entries[token_hash]
+
+    def clear(self) -> None:
+        self.generation += 1
+        self._entries.clear()
+
+    def on_event(self, event: Event) -> None:
+        if event.type == USER_CHANGED:
+            self.forget_user(int(event.payload["userId"]))
+
+    def __len__(self) -> int:
+        return len(self._entries)
