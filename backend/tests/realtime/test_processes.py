@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import pytest
@@ -103,6 +104,16 @@ async def test_events_reach_clients_of_every_process(
         assert (event.id, event.data) == (str(missed), {"n": 2})
 
 
+async def _publish_idea(url: str, educator_token: str, **fields: str) -> dict[str, Any]:
+    body = {"marketType": "Forex", "orderType": "BUY", "ideaType": "Leverage", "pair": "GBP/USD", "timeFrame": "4H",
+            "entry1": "1.2650", "invalidationLevel": "1.2600", "exit1": "1.2750", **fields}  # fmt: skip
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {educator_token}"}) as http:
+        r = await http.post("/api/trade-ideas", json=body)
+        assert r.status_code == 201, r.text
+        created: dict[str, Any] = r.json()
+        return created
+
+
 async def test_idea_created_through_one_process_reaches_clients_of_another(
     two_servers: tuple[ServerProcess, ServerProcess],
 ) -> None:
@@ -110,21 +121,9 @@ async def test_idea_created_through_one_process_reaches_clients_of_another(
     customer = await login_token(b.url, CUSTOMER, "customer")
     educator = await login_token(a.url, EDUCATOR_A, "educator")
     async with SSEClient(b.url, customer) as on_b, SSEClient(a.url, customer) as on_a:
-        idea = {
-            "marketType": "Forex",
-            "orderType": "BUY",
-            "ideaType": "Leverage",
-            "pair": "GBP/USD",
-            "timeFrame": "4H",
-            "entry1": "1.2650",
-            "invalidationLevel": "1.2600",
-            "exit1": "1.2750",
-        }
-        async with httpx.AsyncClient(base_url=a.url, headers={"Authorization": f"Bearer {educator}"}) as http:
-            r = await http.post("/api/trade-ideas", json=idea)
-            assert r.status_code == 201, r.text
+        idea = await _publish_idea(a.url, educator, pair="GBP/USD")
         created = await on_b.next()
-        assert created.type == "idea.created" and created.data["id"] == r.json()["id"]
+        assert created.type == "idea.created" and created.data["id"] == idea["id"]
         assert created.data["pair"] == "GBP/USD"
         assert (await on_a.next()).id == created.id
 
@@ -159,18 +158,7 @@ async def test_an_idea_created_in_one_process_shows_in_anothers_cached_list(
     path = "/api/trade-ideas?market=crypto&status=active"
     async with httpx.AsyncClient(base_url=b.url, headers={"Authorization": f"Bearer {customer}"}) as on_b:
         before = {i["id"] for i in (await on_b.get(path)).json()["items"]}  # B caches the page
-        body = {
-            "marketType": "Crypto",
-            "orderType": "SELL",
-            "ideaType": "Exchange",
-            "pair": "SOL/USDT",
-            "timeFrame": "1H",
-            "entry1": "150",
-            "invalidationLevel": "160",
-            "exit1": "130",
-        }
-        async with httpx.AsyncClient(base_url=a.url, headers={"Authorization": f"Bearer {educator}"}) as on_a:
-            created = (await on_a.post("/api/trade-ideas", json=body)).json()
+        created = await _publish_idea(a.url, educator, marketType="Crypto", ideaType="Exchange", pair="SOL/USDT")
         assert created["id"] not in before
         deadline = time.monotonic() + 5
         while created["id"] not in {i["id"] for i in (await on_b.get(path)).json()["items"]}:

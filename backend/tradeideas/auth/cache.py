@@ -7,14 +7,14 @@ PostgreSQL delivers the NOTIFY. While events cannot arrive (the LISTEN connectio
 not used at all. Entries are also bounded in number and age, so memory stays flat.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from cachetools import TTLCache
 from sqlalchemy.orm import make_transient_to_detached
 
 from tradeideas.auth.models import Session, User
+from tradeideas.core.cache import EventGuardedCache, bounded_store
 from tradeideas.realtime.models import Event
 
 USER_CHANGED = "user.changed"
@@ -37,35 +37,29 @@ def detached_copy(user: User) -> User:
     return copy
 
 
-class SessionCache:
+class SessionCache(EventGuardedCache):
     def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
-        self._enabled = maxsize > 0
-        self._entries: TTLCache[str, CachedLogin] = TTLCache(maxsize=max(maxsize, 1), ttl=max_age_seconds)
-        self._live = live
-        # Bumped on every eviction: a reader that started before it must not store what it read.
-        self.generation = 0
-
-    def _usable(self) -> bool:
-        return self._enabled and self._live()
+        super().__init__(maxsize, live)
+        self._entries: MutableMapping[str, CachedLogin] = bounded_store(maxsize, max_age_seconds)
 
     def get(self, token_hash: str) -> CachedLogin | None:
-        return self._entries.get(token_hash) if self._usable() else None
+        return self._entries.get(token_hash) if self.usable() else None
 
     def put(self, token_hash: str, session: Session, user: User, generation: int) -> None:
         """Remember a session read while the cache was at `generation` (skipped if anything changed since)."""
-        if generation != self.generation or not self._usable():
+        if not self.may_store(generation):
             return
         login = CachedLogin(session.id, session.refreshed_at, session.expires_at, detached_copy(user))
         self._entries[token_hash] = login
 
     def forget_user(self, user_id: int) -> None:
-        self.generation += 1
+        self.dropped()
         for token_hash, login in list(self._entries.items()):
             if login.user.id == user_id:
                 del self._entries[token_hash]
 
     def clear(self) -> None:
-        self.generation += 1
+        self.dropped()
         self._entries.clear()
 
     def on_event(self, event: Event) -> None:

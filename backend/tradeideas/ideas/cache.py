@@ -9,14 +9,13 @@ before its response leaves; other processes as soon as PostgreSQL delivers the N
 cannot arrive (the LISTEN connection is down) nothing is read from or written to the cache.
 """
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from cachetools import TTLCache
-
 from tradeideas.auth.cache import USER_CHANGED
 from tradeideas.auth.models import Role
+from tradeideas.core.cache import EventGuardedCache, bounded_store
 from tradeideas.realtime.models import Event
 
 SEEN_CHANGED = "ideas.seen"
@@ -51,38 +50,31 @@ class SeenMarks:
         return not completed and idea_id not in self.idea_ids and (until is None or created_at > until)
 
 
-class IdeaCache:
+class IdeaCache(EventGuardedCache):
     def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
-        self._enabled = maxsize > 0
-        size = max(maxsize, 1)
-        self._pages: TTLCache[Hashable, CachedPage] = TTLCache(maxsize=size, ttl=max_age_seconds)
-        self._seen: TTLCache[int, SeenMarks] = TTLCache(maxsize=size, ttl=max_age_seconds)
-        self._live = live
-        # Bumped on every eviction: a reader that started before it must not store what it read.
-        self.generation = 0
-
-    def _usable(self) -> bool:
-        return self._enabled and self._live()
+        super().__init__(maxsize, live)
+        self._pages: MutableMapping[Hashable, CachedPage] = bounded_store(maxsize, max_age_seconds)
+        self._seen: MutableMapping[int, SeenMarks] = bounded_store(maxsize, max_age_seconds)
 
     def page(self, key: Hashable) -> CachedPage | None:
-        return self._pages.get(key) if self._usable() else None
+        return self._pages.get(key) if self.usable() else None
 
     def put_page(self, key: Hashable, page: CachedPage, generation: int) -> None:
-        if generation == self.generation and self._usable():
+        if self.may_store(generation):
             self._pages[key] = page
 
     def seen(self, user_id: int) -> SeenMarks | None:
-        return self._seen.get(user_id) if self._usable() else None
+        return self._seen.get(user_id) if self.usable() else None
 
     def put_seen(self, user_id: int, marks: SeenMarks, generation: int) -> None:
-        if generation == self.generation and self._usable():
+        if self.may_store(generation):
             self._seen[user_id] = marks
 
     def on_event(self, event: Event) -> None:
         payload = event.payload
         if event.type.startswith("idea.") or (event.type == USER_CHANGED and payload.get("role") == Role.EDUCATOR):
-            self.generation += 1
+            self.dropped()
             self._pages.clear()
         elif event.type == SEEN_CHANGED:
-            self.generation += 1
+            self.dropped()
             self._seen.pop(int(payload["userId"]), None)
