@@ -5,12 +5,13 @@ Run from backend/:  uv run python ../bench/realtime.py [--clients 1000 10000] [-
 What it does (loopback only, bounded run time):
   1. Creates a fresh PostgreSQL database (local server, like the tests), migrates and seeds it, and starts
      one uvicorn worker of the app as a subprocess (so its RSS and CPU can be read from /proc).
-  2. For each client count: 1-2 client processes open that many SSE connections with raw asyncio streams
-     (HTTP/1.1 chunked, SSE parsed by hand), the script measures server RSS before/after (idle memory per
-     connection), then commits EVENTS events through the outbox from this process (record_event + commit,
-     as a service would; PostgreSQL NOTIFY reaches the server) and each client timestamps the moment it has
-     parsed each event. Latency = client parse time - time just before COMMIT (so it includes the commit).
-     Server CPU during the publish window / deliveries = CPU per delivered event.
+  2. For each client count, on a freshly started server (see main): 1-2 client processes open that many
+     SSE connections with raw asyncio streams (HTTP/1.1 chunked, SSE parsed by hand), the script measures
+     server RSS before/after (idle memory per connection), then commits EVENTS events through the outbox
+     from this process (record_event + commit, as a service would; PostgreSQL NOTIFY reaches the server)
+     and each client timestamps the moment it has parsed each event. Latency = client parse time - time
+     just before COMMIT (so it includes the commit). Server CPU during the publish window / deliveries =
+     CPU per delivered event.
   3. Polling comparison: N clients polling every second need N requests/s; the cost of one list request
      (GET /api/trade-ideas?market=forex&status=active) is measured on the same server.
   4. Push: N subscriptions, one idea queued (enqueue_idea_push) -> time until the server's worker has sent
@@ -40,12 +41,12 @@ sys.path.insert(0, str(BACKEND))
 
 ADMIN_URL = os.environ.get("BENCH_POSTGRES_ADMIN", "postgresql://postgres@127.0.0.1:5432/test")
 BENCH_DB = "tradeideas_bench"
-PASSWORD = "bench-password-1"
+PASSWORD = "bench-password-1"  # noqa: S105 - demo accounts of a throwaway benchmark database
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 def raise_nofile() -> int:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return hard
 
@@ -70,7 +71,7 @@ def proc_rss(pid: int) -> int:
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 # ---------------------------------------------------------------------------------------------------- SSE clients
@@ -194,7 +195,7 @@ class Server:
     def start(self) -> None:
         args = ["-m", "uvicorn", "tradeideas.app:create_app", "--factory", "--host", "127.0.0.1"]
         args += ["--port", str(self.port), "--log-level", "warning", "--no-access-log", "--backlog", "4096"]
-        self.proc = subprocess.Popen([sys.executable, *args], env=self.env, cwd=BACKEND)
+        self.proc = subprocess.Popen([sys.executable, *args], env=self.env, cwd=BACKEND)  # noqa: S603 - fixed argv
 
     @property
     def pid(self) -> int:
@@ -480,7 +481,8 @@ async def main() -> None:
         "LOG_LEVEL": "warning",
     }
     for cmd in ("migrate", "seed"):
-        subprocess.run([sys.executable, "-m", "tradeideas.cli", cmd], env=env, cwd=BACKEND, check=True)
+        argv = [sys.executable, "-m", "tradeideas.cli", cmd]
+        await asyncio.to_thread(subprocess.run, argv, env=env, cwd=BACKEND, check=True)
     settings = Settings(database_url=url, data_dir=data_dir, demo_password=PASSWORD)
 
     results: dict[str, Any] = {
@@ -496,6 +498,12 @@ async def main() -> None:
         await server.ready()
         results["polling"] = await polling_cost(server)
         for n in args.clients:
+            # A fresh server per client count: RSS does not shrink back when the previous phase's clients
+            # leave, so on a reused server their freed memory would flatter the idle memory per connection.
+            server.stop()
+            server = Server(env)
+            server.start()
+            await server.ready()
             interval = 0.2 if n <= 2000 else 1.0
             r = await sse_phase(server, settings, n, args.events, interval)
             r["polling_equivalent_req_per_s"] = n

@@ -1,20 +1,20 @@
 """The outbox and the event stream: same-transaction writes, live delivery, audiences and replay."""
 
-import asyncio
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
+from starlette.types import Message
 
 from tests.conftest import CUSTOMER
 from tests.realtime.conftest import LiveServer, SSEClient, login_token
 from tradeideas.auth.models import User
 from tradeideas.realtime import hooks
-from tradeideas.realtime.broker import Subscriber
 from tradeideas.realtime.models import Event
 from tradeideas.realtime.service import record_event
+from tradeideas.realtime.subscriber import Subscriber
 from tradeideas.settings import Settings
 
 
@@ -148,12 +148,18 @@ async def test_heartbeat_comment(settings: Settings) -> None:
 
 
 async def test_slow_client_is_dropped_not_buffered() -> None:
-    sub = Subscriber(1, False, maxsize=2)
+    sub = Subscriber(1, False, maxsize=2)  # not live yet: frames wait for the stream's task
     sub.offer((1, b"a"))
     sub.offer((2, b"b"))
-    sub.offer((3, b"c"))  # full: the connection is closed, the client will replay on reconnect
-    assert sub.closed
-    assert await asyncio.wait_for(sub.queue.get(), 1) is None
+    sub.offer((3, b"c"))  # too far behind: the stream is ended, the client will replay on reconnect
+    assert sub.closed and sub.pending == []
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    await sub.flush(send)
+    assert sent == [{"type": "http.response.body", "body": b"", "more_body": False}]
 
 
 @pytest.mark.parametrize("bad", ["abc", "-1", ""])

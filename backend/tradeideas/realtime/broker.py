@@ -3,8 +3,9 @@
 Sources of ids: PostgreSQL LISTEN on one dedicated asyncpg connection (every process hears every
 commit, its own included), or on SQLite the after-commit hook of this process plus a slow poll for
 writes made by other programs (the CLI). Each event is loaded from the database once, encoded as SSE
-bytes once, and offered to the bounded queue of every connection whose user is in its audience; a
-connection whose queue is full is dropped (the client reconnects with Last-Event-ID and replays).
+bytes once, and offered to every connection whose user is in its audience, which writes it to the socket
+at once (see `subscriber`); a connection that falls too far behind is dropped (the client reconnects with
+Last-Event-ID and replays).
 """
 
 import asyncio
@@ -25,12 +26,11 @@ from tradeideas.db import Database
 from tradeideas.realtime import hooks
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.models import Event
+from tradeideas.realtime.subscriber import Item, Subscriber
 from tradeideas.settings import Settings
 
 log = logging.getLogger(__name__)
 
-# A queue item is (event id, encoded bytes); id 0 is a heartbeat comment; None ends the stream.
-Item = tuple[int, bytes] | None
 HEARTBEAT: Item = (0, b": ping\n\n")
 LOAD_BATCH = 500
 RECENT_IDS = 20_000
@@ -39,35 +39,6 @@ RECENT_IDS = 20_000
 def encode(event: Event) -> bytes:
     data = json.dumps(event.payload, separators=(",", ":"), ensure_ascii=False)
     return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n".encode()
-
-
-class Subscriber:
-    """One open stream: who is listening and its bounded queue."""
-
-    __slots__ = ("__weakref__", "closed", "is_educator", "queue", "user_id")
-
-    def __init__(self, user_id: int, is_educator: bool, maxsize: int) -> None:
-        self.user_id = user_id
-        self.is_educator = is_educator
-        self.queue: asyncio.Queue[Item] = asyncio.Queue(maxsize)
-        self.closed = False
-
-    def offer(self, item: Item) -> None:
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(item)
-        except asyncio.QueueFull:
-            log.info("dropping slow event-stream client (user %s)", self.user_id)
-            self.close()
-
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
 
 
 class Broker:

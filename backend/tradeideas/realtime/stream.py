@@ -1,14 +1,20 @@
 """The Server-Sent Events response: replay from the outbox, then live events from the broker."""
 
-import asyncio
 import json
-from contextlib import suppress
+from collections.abc import Mapping
 
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from tradeideas.realtime import service as events_service
-from tradeideas.realtime.broker import Broker, Subscriber, encode
+from tradeideas.realtime.broker import Broker, encode
+from tradeideas.realtime.subscriber import NONE_REPLAYED, body
+
+HEADERS = (
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+)
 
 
 class EventStream(Response):
@@ -19,49 +25,39 @@ class EventStream(Response):
     def __init__(
         self, broker: Broker, *, user_id: int, is_educator: bool, last_event_id: int | None, retry_ms: int = 3000
     ) -> None:
-        super().__init__(
-            headers={"cache-control": "no-cache, no-transform", "x-accel-buffering": "no"},
-            media_type=self.media_type,
-        )
-        # No content-length: the body is streamed for as long as the client stays.
-        self.raw_headers = [(k, v) for k, v in self.raw_headers if k != b"content-length"]
+        super().__init__()
         self.broker = broker
         self.user_id = user_id
         self.is_educator = is_educator
         self.last_event_id = last_event_id
         self.retry_ms = retry_ms
 
+    def init_headers(self, headers: Mapping[str, str] | None = None) -> None:
+        # No content-length: the body is streamed for as long as the client stays. The header pairs are
+        # shared by every stream (thousands stay open); the list is not, as FastAPI adds cookies to it.
+        self.raw_headers = list(HEADERS)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         sub = self.broker.subscribe(self.user_id, self.is_educator)
-        watcher = asyncio.create_task(_close_on_disconnect(receive, sub))
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-            await _body(send, f"retry: {self.retry_ms}\n: connected\n\n".encode())
-            replayed = await self._replay(send) if self.last_event_id is not None else set()
-            queue = sub.queue
-            while True:
-                item = await queue.get()
-                chunks: list[bytes] = []
-                # Under load several events may be waiting: write them in one go.
-                while item is not None:
-                    if item[0] not in replayed:
-                        chunks.append(item[1])
-                    if queue.empty():
-                        break
-                    item = queue.get_nowait()
-                if chunks:
-                    await _body(send, b"".join(chunks))
-                if item is None:
-                    break
-            with suppress(OSError):
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await send(body(f"retry: {self.retry_ms}\n: connected\n\n".encode()))
+            if self.last_event_id is not None:
+                sub.replayed = await self._replay(send)
+            # Send what arrived meanwhile, then the broker writes each new frame itself (or ends the response).
+            await sub.flush(send)
+            # This task only waits for the client to leave. The ASGI server also answers `http.disconnect`
+            # once the response is complete (uvicorn wakes a pending `receive` then), so a stream ended by
+            # `Subscriber.close` finishes here too: see test_a_dropped_stream_ends_its_response_and_its_request.
+            while (await receive())["type"] != "http.disconnect":
+                pass
         except OSError:
             pass  # the client went away mid-write
         finally:
+            sub.detach()
             self.broker.unsubscribe(sub)
-            watcher.cancel()
 
-    async def _replay(self, send: Send) -> set[int]:
+    async def _replay(self, send: Send) -> frozenset[int]:
         """Send what the client missed since Last-Event-ID (already subscribed, so nothing falls between)."""
         assert self.last_event_id is not None
         limit = self.broker.settings.sse_replay_limit
@@ -72,20 +68,8 @@ class EventStream(Response):
                 # Too far behind: tell the client to reload its data instead of streaming thousands of events.
                 latest = await events_service.last_event_id(session)
                 data = json.dumps({"lastEventId": latest})
-                await _body(send, f"id: {latest}\nevent: resync\ndata: {data}\n\n".encode())
-                return set()
+                await send(body(f"id: {latest}\nevent: resync\ndata: {data}\n\n".encode()))
+                return NONE_REPLAYED
         for event in rows:
-            await _body(send, encode(event))
-        return {event.id for event in rows}
-
-
-async def _body(send: Send, chunk: bytes) -> None:
-    await send({"type": "http.response.body", "body": chunk, "more_body": True})
-
-
-async def _close_on_disconnect(receive: Receive, sub: Subscriber) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            sub.close()
-            return
+            await send(body(encode(event)))
+        return frozenset(event.id for event in rows)

@@ -1,0 +1,133 @@
+"""One open event stream as the broker sees it: who is listening, and how its frames reach the connection."""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Coroutine
+from typing import Any
+
+from starlette.types import Message, Send
+
+from tradeideas.realtime.eager import send_now
+
+log = logging.getLogger(__name__)
+
+# What the broker offers: (event id, encoded SSE frame); id 0 is a heartbeat comment.
+Item = tuple[int, bytes]
+NONE_REPLAYED: frozenset[int] = frozenset()  # shared: thousands of streams never replay anything
+END: Message = {"type": "http.response.body", "body": b"", "more_body": False}
+
+
+def body(frames: bytes) -> Message:
+    return {"type": "http.response.body", "body": frames, "more_body": True}
+
+
+class Subscriber:
+    """A stream's audience (user id, role) and its write path.
+
+    Once the stream is live, `offer` writes each frame to the connection right away, from the broker's
+    fan-out loop (see `eager`): no queue, no task switch per connection. Before that (headers, replay)
+    and while a write is held up by a client that is not reading, frames wait in `pending`, which a task
+    flushes. A client that falls `maxsize` frames behind is dropped (it reconnects with Last-Event-ID and
+    replays); `close` ends the response, which also ends the stream's request task (see `EventStream`).
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_flusher",
+        "_send",
+        "closed",
+        "is_educator",
+        "maxsize",
+        "pending",
+        "replayed",
+        "user_id",
+    )
+
+    def __init__(self, user_id: int, is_educator: bool, maxsize: int) -> None:
+        self.user_id = user_id
+        self.is_educator = is_educator
+        self.maxsize = maxsize
+        self.closed = False
+        self.pending: list[Item] = []
+        # Ids already sent by the replay: the broker may still deliver some of them (queued meanwhile, or live).
+        self.replayed = NONE_REPLAYED
+        self._send: Send | None = None  # set while live: `offer` writes directly
+        self._flusher: asyncio.Task[None] | None = None
+
+    def offer(self, item: Item) -> None:
+        if self.closed or item[0] in self.replayed:
+            return
+        send = self._send
+        if send is None:
+            if len(self.pending) >= self.maxsize:
+                log.info("dropping slow event-stream client (user %s)", self.user_id)
+                self.close()
+            else:
+                self.pending.append(item)
+            return
+        unfinished = self._write_now(send, body(item[1]))
+        if unfinished is not None:  # the client is not reading: queue until a task has finished this write
+            self._send = None
+            self._in_background(self.flush(send, unfinished))
+
+    def _write_now(self, send: Send, message: Message) -> Awaitable[None] | None:
+        try:
+            return send_now(send, message)
+        except Exception:
+            log.warning("event-stream write failed; dropping the stream", exc_info=True)
+            self.detach()
+            return None
+
+    async def flush(self, send: Send, unfinished: Awaitable[None] | None = None) -> None:
+        """Finish a held-up write, send what queued meanwhile, then go live (or end the response if closed)."""
+        if unfinished is not None:
+            await unfinished
+        while self.pending and not self.closed:
+            # Under load several frames may be waiting: one write.
+            frames = b"".join(frame for event_id, frame in self.pending if event_id not in self.replayed)
+            self.pending.clear()
+            if frames:
+                await send(body(frames))
+        if self.closed:
+            await send(END)
+        else:
+            self._send = send
+
+    def close(self) -> None:
+        """End the stream (slow client, server shutdown): the client reconnects and replays what it missed."""
+        if self.closed:
+            return
+        self.closed = True
+        self.pending.clear()
+        send, self._send = self._send, None
+        if send is None:
+            return  # not live: `flush` ends the response
+        unfinished = self._write_now(send, END)
+        if unfinished is not None:
+            self._in_background(_finish(unfinished))
+
+    def _in_background(self, write: Coroutine[Any, Any, None]) -> None:
+        async def run() -> None:
+            try:
+                await write
+            except Exception:
+                log.warning("event-stream write failed; dropping the stream", exc_info=True)
+                self.closed = True
+                self.pending.clear()
+            finally:
+                self._flusher = None
+
+        self._flusher = asyncio.get_running_loop().create_task(run())  # referenced until done
+
+    def detach(self) -> None:
+        """The connection is gone: stop writing to it (nothing to end) and abandon a held-up write."""
+        self.closed = True
+        self.pending.clear()
+        self._send = None
+        if self._flusher is not None:
+            self._flusher.cancel()
+            self._flusher = None
+
+
+async def _finish(unfinished: Awaitable[None]) -> None:
+    await unfinished
