@@ -26,6 +26,7 @@ from tradeideas.profiles.router import router as profiles_router
 from tradeideas.push.router import router as push_router
 from tradeideas.push.worker import push_lifespan
 from tradeideas.realtime.broker import realtime_lifespan
+from tradeideas.realtime.memory import EventStreamFromMemory
 from tradeideas.realtime.router import router as realtime_router
 from tradeideas.settings import Settings, get_settings
 
@@ -81,7 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     mount_spa(app, settings.static_dir)
-    # Added first, so it sits inside the security middleware (last added is outermost).
+    # Added first, so they sit inside the security middleware (last added is outermost).
+    app.add_middleware(EventStreamFromMemory)
     app.add_middleware(IdeaListFromMemory)
     app.add_middleware(
         SecurityMiddleware,

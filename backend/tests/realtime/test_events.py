@@ -6,12 +6,14 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
+from starlette.requests import Request
 from starlette.types import Message
 
 from tests.conftest import CUSTOMER
 from tests.realtime.conftest import LiveServer, SSEClient, login_token
 from tradeideas.auth.models import User
 from tradeideas.realtime import hooks
+from tradeideas.realtime.memory import _stream_from_memory
 from tradeideas.realtime.models import Event
 from tradeideas.realtime.service import record_event
 from tradeideas.realtime.subscriber import Subscriber
@@ -164,10 +166,10 @@ async def test_slow_client_is_dropped_not_buffered() -> None:
 
 @pytest.mark.parametrize("bad", ["abc", "-1", ""])
 async def test_bad_last_event_id_is_ignored(bad: str, app: FastAPI) -> None:
-    from tradeideas.realtime.router import _event_id
+    from tradeideas.realtime.stream import resume_after
 
-    assert _event_id(bad, None) is None
-    assert _event_id(bad, "7") == 7
+    assert resume_after(bad, None) is None
+    assert resume_after(bad, "7") == 7
 
 
 async def test_wakeup_waits_for_the_outer_commit_not_a_savepoint(app: FastAPI) -> None:
@@ -184,3 +186,40 @@ async def test_wakeup_waits_for_the_outer_commit_not_a_savepoint(app: FastAPI) -
         assert calls == [1]
     finally:
         unregister()
+
+
+async def test_stream_of_a_cached_session_opens_in_front_of_the_router(app: FastAPI, live: LiveServer) -> None:
+    """Streams of sessions already in memory skip FastAPI's routing (their requests stay open for hours),
+    with the same answers: audience, replay, security headers, and no stream once the session ends."""
+    token = await login_token(live.url, CUSTOMER, "customer")
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def opened_from_memory(query: str = "", bearer: str = token) -> bool:
+        headers = [(b"authorization", f"Bearer {bearer}".encode())]
+        scope = {"type": "http", "method": "GET", "path": "/api/events", "query_string": query.encode(),
+                 "headers": headers, "app": live.app}  # fmt: skip
+        return _stream_from_memory(Request(scope)) is not None
+
+    assert not opened_from_memory()  # a fresh login is not cached: the route authenticates it
+    async with httpx.AsyncClient(base_url=live.url, headers=auth) as http:
+        assert (await http.get("/api/auth/user")).status_code == 200
+        assert opened_from_memory() and opened_from_memory("lastEventId=12")
+        assert not opened_from_memory(bearer="forged")
+        assert not opened_from_memory("lastEventId=" + "1" * 21)
+        assert (await http.get("/api/events?lastEventId=" + "1" * 21)).status_code == 422
+
+        async with http.stream("GET", "/api/events") as response:
+            assert response.headers["content-type"].startswith("text/event-stream")
+            assert response.headers["x-content-type-options"] == "nosniff"
+        async with SSEClient(live.url, token) as client:
+            await emit(app, "idea.updated", {"secret": True}, "educators")
+            shown = await emit(app, "idea.created", {"n": 1})
+            event = await client.next()
+            assert (event.id, event.data) == (str(shown), {"n": 1})
+        async with SSEClient(live.url, token, last_event_id=str(shown - 1)) as resumed:
+            assert (await resumed.next()).id == str(shown)
+
+        assert (await http.post("/api/auth/logout")).status_code == 204
+        assert not opened_from_memory()
+        async with SSEClient(live.url, token) as refused:
+            assert refused.status == 401

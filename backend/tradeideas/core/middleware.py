@@ -5,6 +5,7 @@ through untouched.
 """
 
 import json
+from collections.abc import Awaitable
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -61,16 +62,14 @@ class SecurityMiddleware:
         self.max_body_bytes = max_body_bytes
         self.max_json_body_bytes = max_json_body_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A plain function that hands back the next app's coroutine: no frame of ours stays on the stack
+        # (and no headers dict in memory) for the life of a long request such as an event stream.
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-
         if scope["method"] in UNSAFE_METHODS and not _same_origin(headers):
-            await _send_error(send, 403, "Cross-site request blocked", "csrf")
-            return
-
+            return _send_error(send, 403, "Cross-site request blocked", "csrf")
         limit = (
             self.max_body_bytes
             if headers.get("content-type", "").startswith("multipart/")
@@ -78,41 +77,45 @@ class SecurityMiddleware:
         )
         declared = headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            await _send_error(send, 413, "Request body too large", "payload_too_large")
-            return
-
+            return _send_error(send, 413, "Request body too large", "payload_too_large")
         if declared is None and scope["method"] in UNSAFE_METHODS:
-            # Chunked upload without a length: read it here, within the limit, then replay it.
-            chunks: list[bytes] = []
-            size = 0
-            more = True
-            while more:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return
-                chunk = message.get("body", b"")
-                size += len(chunk)
-                if size > limit:
-                    await _send_error(send, 413, "Request body too large", "payload_too_large")
-                    return
-                chunks.append(chunk)
-                more = message.get("more_body", False)
-            buffered: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+            return self._with_buffered_body(scope, receive, send, limit)
+        return self.app(scope, receive, _with_security_headers(send))
 
-            async def replay() -> Message:
-                return buffered.pop() if buffered else await receive()
+    async def _with_buffered_body(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        """Chunked upload without a length: read it here, within the limit, then replay it."""
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _send_error(send, 413, "Request body too large", "payload_too_large")
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        buffered: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
-            receive = replay
+        async def replay() -> Message:
+            return buffered.pop() if buffered else await receive()
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                existing = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = list(message.get("headers", [])) + [
-                    h for h in SECURITY_HEADERS if h[0] not in existing
-                ]
-            await send(message)
+        await self.app(scope, replay, _with_security_headers(send))
 
-        await self.app(scope, receive, send_with_headers)
+
+def _with_security_headers(send: Send) -> Send:
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            existing = {k.lower() for k, _ in message.get("headers", [])}
+            message["headers"] = list(message.get("headers", [])) + [
+                h for h in SECURITY_HEADERS if h[0] not in existing
+            ]
+        await send(message)
+
+    return send_with_headers
 
 
 def _same_origin(headers: dict[str, str]) -> bool:

@@ -6,16 +6,9 @@ from fastapi import APIRouter, Header, Query, Request
 
 from tradeideas.permissions import AnyUser
 from tradeideas.realtime.schemas import EVENTS_DESCRIPTION
-from tradeideas.realtime.stream import EventStream
+from tradeideas.realtime.stream import MAX_EVENT_ID_LENGTH, EventStream, resume_after
 
 router = APIRouter(prefix="/api", tags=["realtime"])
-
-
-def _event_id(*values: str | None) -> int | None:
-    for value in values:
-        if value is not None and value.strip().isdigit():
-            return int(value.strip())
-    return None
 
 
 @router.get(
@@ -29,12 +22,12 @@ async def stream_events(
     request: Request,
     principal: AnyUser,
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
-    last_event_id: Annotated[str | None, Query(alias="lastEventId", max_length=20)] = None,
+    last_event_id: Annotated[str | None, Query(alias="lastEventId", max_length=MAX_EVENT_ID_LENGTH)] = None,
 ) -> EventStream:
     """Server-Sent Events stream of changes the caller may see, replaying from Last-Event-ID."""
     return EventStream(
         request.app.state.broker,
         user_id=principal.id,
         is_educator=principal.is_educator,
-        last_event_id=_event_id(last_event_id_header, last_event_id),
+        last_event_id=resume_after(last_event_id_header, last_event_id),
     )

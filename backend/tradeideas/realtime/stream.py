@@ -17,6 +17,17 @@ HEADERS = (
 )
 
 
+MAX_EVENT_ID_LENGTH = 20
+
+
+def resume_after(*values: str | None) -> int | None:
+    """The event id to replay after: the `Last-Event-ID` header (reconnects) or `lastEventId` query (first load)."""
+    for value in values:
+        if value is not None and value.strip().isdigit():
+            return int(value.strip())
+    return None
+
+
 class EventStream(Response):
     """`id:` / `event:` / `data:` frames; a `: ping` comment every heartbeat; ends on disconnect or shutdown."""
 
