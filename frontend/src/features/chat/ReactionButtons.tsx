@@ -9,6 +9,9 @@ import { useRemoveReaction } from "./useRemoveReaction";
 const reactionButton =
   "inline-flex h-9 min-w-14 items-center justify-center gap-1.5 rounded-full border px-3 text-sm font-semibold transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 disabled:opacity-60";
 
+const HEART_ACTIVE = "border-rose-500/40 bg-rose-500/15 text-rose-600 dark:text-rose-300";
+const LIKE_ACTIVE = "border-sky-500/40 bg-sky-500/15 text-sky-700 dark:text-sky-300";
+
 /** Heart and like toggles with counts; aria-pressed shows the viewer's own reaction. */
 export function ReactionButtons({ message }: { message: ChatMessage }) {
   const add = useAddReaction();
@@ -23,40 +26,27 @@ export function ReactionButtons({ message }: { message: ChatMessage }) {
     );
   };
 
+  const reactions = [
+    { kind: "heart", label: "Heart", Icon: Heart, mine: message.hearted, count: message.hearts, active: HEART_ACTIVE },
+    { kind: "like", label: "Like", Icon: ThumbsUp, mine: message.liked, count: message.likes, active: LIKE_ACTIVE },
+  ] as const;
+
   return (
     <div className="mt-3 flex items-center gap-2">
-      <button
-        type="button"
-        aria-label="Heart"
-        aria-pressed={message.hearted}
-        disabled={busy}
-        onClick={() => toggle("heart", message.hearted)}
-        className={cn(
-          reactionButton,
-          message.hearted
-            ? "border-rose-500/40 bg-rose-500/15 text-rose-600 dark:text-rose-300"
-            : "border-line text-muted hover:bg-card-hover hover:text-fg",
-        )}
-      >
-        <Heart className={cn("h-4 w-4", message.hearted && "fill-current")} aria-hidden="true" />
-        <span>{message.hearts}</span>
-      </button>
-      <button
-        type="button"
-        aria-label="Like"
-        aria-pressed={message.liked}
-        disabled={busy}
-        onClick={() => toggle("like", message.liked)}
-        className={cn(
-          reactionButton,
-          message.liked
-            ? "border-sky-500/40 bg-sky-500/15 text-sky-700 dark:text-sky-300"
-            : "border-line text-muted hover:bg-card-hover hover:text-fg",
-        )}
-      >
-        <ThumbsUp className={cn("h-4 w-4", message.liked && "fill-current")} aria-hidden="true" />
-        <span>{message.likes}</span>
-      </button>
+      {reactions.map(({ kind, label, Icon, mine, count, active }) => (
+        <button
+          key={kind}
+          type="button"
+          aria-label={label}
+          aria-pressed={mine}
+          disabled={busy}
+          onClick={() => toggle(kind, mine)}
+          className={cn(reactionButton, mine ? active : "border-line text-muted hover:bg-card-hover hover:text-fg")}
+        >
+          <Icon className={cn("h-4 w-4", mine && "fill-current")} aria-hidden="true" />
+          <span>{count}</span>
+        </button>
+      ))}
     </div>
   );
 }

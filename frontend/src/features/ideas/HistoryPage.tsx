@@ -1,6 +1,5 @@
 import { ArrowLeft, History } from "lucide-react";
 import { Link } from "react-router";
-import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
 import { Spinner } from "../../components/Spinner";
@@ -8,6 +7,7 @@ import { ThemeToggle } from "../../components/ThemeToggle";
 import { IDEA_TYPE_LABEL, MARKET_LABEL, type IdeaType, type Market } from "../../lib/session";
 import { IdeaCard } from "./IdeaCard";
 import { useTradeIdeasInfinite } from "./useTradeIdeas";
+import { IdeaListPending, isListPending } from "./IdeaListPending";
 
 export function HistoryPage({ market, ideaType }: { market: Market; ideaType: IdeaType }) {
   const marketLabel = MARKET_LABEL[market];
@@ -37,14 +37,8 @@ export function HistoryPage({ market, ideaType }: { market: Market; ideaType: Id
       <main className="mx-auto max-w-6xl px-4 py-8">
         <p className="text-base font-medium text-fg">Showing completed {ideaType} trade ideas</p>
         <p className="mt-1 text-sm text-muted">This page displays trade ideas that have been marked as successful or unsuccessful</p>
-        {ideas.isPending ? (
-          <p role="status" className="mt-6 flex items-center gap-2 text-muted">
-            <Spinner className="h-5 w-5 text-emerald-500" /> Loading trade ideas...
-          </p>
-        ) : ideas.isError ? (
-          <p role="alert" className="mt-6 text-rose-600 dark:text-rose-300">
-            {errorMessage(ideas.error, "Failed to get completed trade ideas")}
-          </p>
+        {isListPending(ideas) ? (
+          <IdeaListPending query={ideas} failure="Failed to get completed trade ideas" />
         ) : items.length === 0 ? (
           <EmptyState
             className="mt-6"

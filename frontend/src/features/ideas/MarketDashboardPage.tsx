@@ -1,18 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
 import { BellRing, LineChart } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef } from "react";
-import { errorMessage } from "../../api/errors";
 import { Carousel } from "../../components/Carousel";
 import { Disclaimer } from "../../components/Disclaimer";
 import { EmptyState } from "../../components/EmptyState";
 import { ExternalLink } from "../../components/ExternalLink";
-import { Spinner } from "../../components/Spinner";
 import { MARKET_LABEL, type Market, type SessionProps } from "../../lib/session";
 import { CustomerHeader } from "./CustomerHeader";
 import { IdeaCard } from "./IdeaCard";
 import { activeIdeasQueryOptions, unseenFirst } from "./useActiveIdeas";
 import { useMarkSeen } from "./useMarkSeen";
 import { useUnseenCounts } from "./useUnseenCounts";
+import { IdeaListPending, isListPending } from "./IdeaListPending";
 
 const SEEN_BATCH_MS = 800;
 
@@ -76,14 +75,8 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
       <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
         <h1 className="text-2xl font-bold text-fg">{label} Trade Ideas</h1>
         <p className="mt-1 text-sm text-muted">Active ideas from our educators, newest first.</p>
-        {ideas.isPending ? (
-          <p role="status" className="mt-6 flex items-center gap-2 text-muted">
-            <Spinner className="h-5 w-5 text-emerald-500" /> Loading trade ideas...
-          </p>
-        ) : ideas.isError ? (
-          <p role="alert" className="mt-6 text-rose-600 dark:text-rose-300">
-            {errorMessage(ideas.error, "Failed to fetch trade ideas")}
-          </p>
+        {isListPending(ideas) ? (
+          <IdeaListPending query={ideas} failure="Failed to fetch trade ideas" />
         ) : list.length === 0 ? (
           <EmptyState className="mt-6" icon={LineChart} title={`No ${label} trade ideas available`} />
         ) : (

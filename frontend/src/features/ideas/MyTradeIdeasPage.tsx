@@ -1,13 +1,12 @@
 import { ArrowLeft, Lightbulb, Plus } from "lucide-react";
 import { Link } from "react-router";
-import { errorMessage } from "../../api/errors";
 import { buttonClasses } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
-import { Spinner } from "../../components/Spinner";
 import { ThemeToggle } from "../../components/ThemeToggle";
 import type { SessionProps } from "../../lib/session";
 import { IdeaCard } from "./IdeaCard";
 import { useTradeIdeas } from "./useTradeIdeas";
+import { IdeaListPending, isListPending } from "./IdeaListPending";
 
 export function MyTradeIdeasPage({ user, config }: Pick<SessionProps, "user" | "config">) {
   const ideas = useTradeIdeas({ educatorId: user.id, limit: 100 });
@@ -31,14 +30,8 @@ export function MyTradeIdeasPage({ user, config }: Pick<SessionProps, "user" | "
       </header>
       <main className="mx-auto max-w-6xl px-4 py-8">
         <h1 className="text-2xl font-bold text-fg sm:text-3xl">My Trade Ideas</h1>
-        {ideas.isPending ? (
-          <p role="status" className="mt-6 flex items-center gap-2 text-muted">
-            <Spinner className="h-5 w-5 text-emerald-500" /> Loading trade ideas...
-          </p>
-        ) : ideas.isError ? (
-          <p role="alert" className="mt-6 text-rose-600 dark:text-rose-300">
-            {errorMessage(ideas.error, "Failed to fetch trade ideas")}
-          </p>
+        {isListPending(ideas) ? (
+          <IdeaListPending query={ideas} failure="Failed to fetch trade ideas" />
         ) : ideas.data.items.length === 0 ? (
           <EmptyState
             className="mt-6"
