@@ -9,15 +9,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: make `e2e` importable
+from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE
+
 PASSWORD = os.environ.get("DEMO_PASSWORD", "TradeIdeas2026!")
 PUBLIC = ["/login", "/zinrai-educators-1", "/nope"]
 CUSTOMER = [
@@ -52,8 +46,8 @@ def main() -> None:
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "../screenshots")
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for label, viewport in (("phone", {"width": 390, "height": 844}), ("desktop", {"width": 1280, "height": 860})):
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for label, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
             for who, paths in (("anon", PUBLIC), ("customer", CUSTOMER), ("educator", EDUCATOR)):
                 ctx = browser.new_context(base_url=base, viewport=viewport)  # type: ignore[arg-type]
                 page = ctx.new_page()
