@@ -77,24 +77,26 @@ def clear_session_cookie(response: Response) -> None:
 def login_from_memory(request: Request) -> CachedLogin | None:
     """The caller's session when this process has it cached and it needs no refresh: no database round trip."""
     token = token_from_request(request)
-    if token is None:
-        return None
-    cached = request.app.state.session_cache.get(auth_service.hash_token(token))
+    return None if token is None else _cached_login(request, auth_service.hash_token(token))
+
+
+def _cached_login(request: Request, token_hash: str) -> CachedLogin | None:
+    cached: CachedLogin | None = request.app.state.session_cache.get(token_hash)
     if cached is None or cached.expires_at <= utcnow():
         return None
     if auth_service.slide_due(cached.refreshed_at, request.app.state.settings):
         return None  # the database path slides it forward and renews the cookie
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 async def _principal(request: Request, response: Response, db: DbSession, settings: AppSettings) -> Principal:
-    cached = login_from_memory(request)
-    if cached is not None:
-        return Principal(db, cached.session_id, cached.user)
     token = token_from_request(request)
     if token is None:
         raise Unauthorized(AUTH_REQUIRED)
     token_hash = auth_service.hash_token(token)
+    cached = _cached_login(request, token_hash)
+    if cached is not None:
+        return Principal(db, cached.session_id, cached.user)
     cache: SessionCache = request.app.state.session_cache
     generation = cache.generation
     resolved = await auth_service.resolve_session(db, token_hash)

@@ -288,24 +288,22 @@ _IS_NEW_NULL = b',"isNew":null}'
 
 async def _page_rows(db: AsyncSession, filters: IdeaFilter) -> tuple[list[tuple[TradeIdea, User]], str | None]:
     """Newest first, keyset-paginated on (created_at, id)."""
-    market, idea_type, status, educator_id = filters.market, filters.idea_type, filters.status, filters.educator_id
-    cursor = filters.cursor
     limit = max(1, min(filters.limit, MAX_LIMIT))
     query = select(TradeIdea, User).join(User, User.id == TradeIdea.educator_id)
-    if market is not None:
-        query = query.where(TradeIdea.market == market)
-    if status == "active":
+    if filters.market is not None:
+        query = query.where(TradeIdea.market == filters.market)
+    if filters.status == "active":
         query = query.where(TradeIdea.completed == false())
-    elif status == "completed":
+    elif filters.status == "completed":
         query = query.where(TradeIdea.completed == true())
-    elif status is not None:
-        query = query.where(TradeIdea.status == normalise_status(status))
-    if idea_type is not None:
-        query = query.where(TradeIdea.idea_type == idea_type.capitalize())
-    if educator_id is not None:
-        query = query.where(TradeIdea.educator_id == educator_id)
-    if cursor:
-        at, last_id = _decode_cursor(cursor)
+    elif filters.status is not None:
+        query = query.where(TradeIdea.status == normalise_status(filters.status))
+    if filters.idea_type is not None:
+        query = query.where(TradeIdea.idea_type == filters.idea_type.capitalize())
+    if filters.educator_id is not None:
+        query = query.where(TradeIdea.educator_id == filters.educator_id)
+    if filters.cursor:
+        at, last_id = _decode_cursor(filters.cursor)
         query = query.where(
             TradeIdea.created_at <= at,
             or_(TradeIdea.created_at < at, and_(TradeIdea.created_at == at, TradeIdea.id < last_id)),
