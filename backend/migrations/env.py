@@ -18,14 +18,28 @@ def _settings() -> Settings:
 
 
 def _run(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # SQLite changes a table by copying it and dropping the old one ("batch" mode). With foreign keys
+        # enforced, dropping e.g. `users` deletes every row that cascades from it (ideas, messages...), so
+        # they are off while migrating and checked afterwards. The pragma only works outside a transaction.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
-        render_as_batch=connection.dialect.name == "sqlite",
+        render_as_batch=sqlite,
         compare_type=True,
     )
     with context.begin_transaction():
         context.run_migrations()
+    if sqlite:
+        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+        connection.commit()
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        connection.commit()
+        if broken:
+            raise RuntimeError(f"migration left rows pointing at missing rows: {broken[:5]}")
 
 
 async def _run_async() -> None:

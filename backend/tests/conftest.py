@@ -16,11 +16,14 @@ import httpx
 import pytest
 from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 
 from tradeideas.app import create_app
-from tradeideas.auth.models import LoginAttempt
+from tradeideas.auth import service as auth_service
+from tradeideas.auth.cache import SessionCache
+from tradeideas.auth.models import LoginAttempt, Role, User
 from tradeideas.cli import migrate
+from tradeideas.core.deps import component_of
 from tradeideas.seed import seed_demo
 from tradeideas.settings import Settings
 
@@ -28,6 +31,7 @@ DEMO_PASSWORD = "test-demo-password"
 CUSTOMER = "customer@example.com"
 EDUCATOR_A = "educator1@example.com"
 EDUCATOR_B = "educator2@example.com"
+ADMIN = "admin@example.com"
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
 
@@ -58,6 +62,8 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         demo_password=DEMO_PASSWORD,
         static_dir=data_dir / "no-spa",
         channel_url="https://example.com/channel",
+        # The fake push services of the tests listen on 127.0.0.1 (plain http is allowed only when listed).
+        push_endpoint_hosts=Settings.model_fields["push_endpoint_hosts"].default + ",127.0.0.1",
     )
     migrate(s)
     yield s
@@ -84,7 +90,7 @@ async def _forget_login_failures(app: FastAPI) -> AsyncIterator[None]:
 def forget_cached_sessions(app: FastAPI) -> None:
     """For tests that change session rows with SQL, behind the app's back (so without the event that
     would tell every process to drop what it cached)."""
-    app.state.session_cache.clear()
+    component_of(app, SessionCache).clear()
 
 
 def make_client(app: FastAPI) -> httpx.AsyncClient:
@@ -95,6 +101,16 @@ def make_client(app: FastAPI) -> httpx.AsyncClient:
 async def anon(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     async with make_client(app) as c:
         yield c
+
+
+async def customer_client(app: FastAPI, email: str, first_name: str, last_name: str) -> httpx.AsyncClient:
+    """A client logged in as another customer (created on first use), for tests of what customers keep private."""
+    async with app.state.db.sessionmaker() as s, s.begin():
+        if (await s.execute(select(User.id).where(User.email == email))).first() is None:
+            await auth_service.add_user(
+                s, email=email, password=DEMO_PASSWORD, role=Role.CUSTOMER, first_name=first_name, last_name=last_name
+            )
+    return await login_client(app, email)
 
 
 async def login_client(app: FastAPI, email: str, role: str = "customer") -> httpx.AsyncClient:
@@ -114,6 +130,13 @@ async def customer(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 async def educator_a(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     c = await login_client(app, EDUCATOR_A, "educator")
+    yield c
+    await c.aclose()
+
+
+@pytest.fixture
+async def admin(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    c = await login_client(app, ADMIN, "admin")
     yield c
     await c.aclose()
 

@@ -92,7 +92,7 @@ async def test_reset_data_asks_for_confirmation(app: FastAPI, settings: Settings
     r = _cli(settings, "reset-data", stdin="no\n")
     assert r.returncode == 0 and "Aborted" in r.stdout
     async with app.state.db.sessionmaker() as s:
-        assert (await s.execute(select(func.count()).select_from(User))).scalar_one() >= 8
+        assert (await s.execute(select(func.count()).select_from(User))).scalar_one() >= 9
 
 
 def test_reset_data_with_confirmation_empties_a_database(tmp_path: Path) -> None:
@@ -111,4 +111,38 @@ def test_reset_data_with_confirmation_empties_a_database(tmp_path: Path) -> None
     # Seeding again brings the demo accounts back.
     assert _cli(scratch, "seed").returncode == 0
     with sqlite3.connect(data / "scratch.db") as conn:
-        assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 8
+        assert (
+            conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 9
+        )  # seven educators, the demo customer and admin
+
+
+def test_ready_banner_names_the_address_and_every_demo_login(settings: Settings) -> None:
+    from tradeideas.cli import _ready_banner
+
+    banner = _ready_banner(settings, "http://127.0.0.1:8000", with_seed=True)
+    assert banner.startswith(f"{settings.app_name} is ready: http://127.0.0.1:8000")
+    assert "DEMO_PASSWORD" in banner and "customer@example.com" in banner
+    assert all(f"educator{i}@example.com" in banner for i in range(1, 8))
+    assert "/zinrai-educators-1" in banner
+    assert "customer@example.com" not in _ready_banner(settings, "http://h:1", with_seed=False)
+
+
+async def test_add_admin_reads_the_password_from_stdin(app: FastAPI, settings: Settings) -> None:
+    r = _cli(
+        settings,
+        "add-user",
+        "--email",
+        "ops@example.com",
+        "--role",
+        "admin",
+        "--password-stdin",
+        stdin="ops-pass-123\n",
+    )
+    assert r.returncode == 0, r.stderr
+    async with make_client(app) as c:
+        login = {"email": "ops@example.com", "password": "ops-pass-123", "selectedRole": "admin"}
+        r2 = await c.post("/api/auth/login", json=login)
+        assert r2.status_code == 200 and r2.json()["user"]["role"] == "admin"
+        assert (await c.post("/api/auth/login", json={**login, "selectedRole": "customer"})).status_code == 403
+    weak = _cli(settings, "add-user", "--email", "ops2@example.com", "--role", "admin", "--password-stdin", stdin="x\n")
+    assert weak.returncode == 1 and "at least 8" in weak.stderr

@@ -18,15 +18,15 @@ from fastapi.routing import APIRoute
 # FastAPI keeps included routers wrapped; this yields their effective routes (full path, merged deps).
 from fastapi.routing import _iter_included_route_candidates as _effective_routes
 
-from tests.conftest import CUSTOMER, EDUCATOR_A, EDUCATOR_B, login_client, make_client
+from tests.conftest import ADMIN, CUSTOMER, EDUCATOR_A, EDUCATOR_B, login_client, make_client
 from tradeideas.permissions import ACCESS_LEVELS
 
 EXPECTED: dict[tuple[str, str], str] = {
     ("GET", "/api/health"): "public",
     ("GET", "/api/config"): "public",
     ("POST", "/api/auth/login"): "public",
-    ("POST", "/api/auth/logout"): "user",
-    ("GET", "/api/auth/user"): "user",
+    ("POST", "/api/auth/logout"): "signed_in",
+    ("GET", "/api/auth/user"): "signed_in",
     ("GET", "/api/chat/rooms"): "user",
     ("GET", "/api/chat/rooms/{room_id}/messages"): "user",
     ("POST", "/api/chat/rooms/{room_id}/messages"): "educator",
@@ -57,6 +57,28 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("POST", "/api/push/subscriptions"): "user",
     ("DELETE", "/api/push/subscriptions"): "user",
     ("POST", "/api/push/test"): "educator",
+    ("GET", "/api/educators/track-records"): "user",
+    ("GET", "/api/educators/{educator_id}/track-record"): "user",
+    ("GET", "/api/educators/{educator_id}/track-record/ideas.csv"): "user",
+    ("POST", "/api/push/test-notification"): "customer",
+    ("GET", "/api/admin/members"): "admin",
+    ("POST", "/api/admin/invites"): "admin",
+    ("POST", "/api/admin/invites/bulk"): "admin",
+    ("POST", "/api/admin/members/{member_id}/disable"): "admin",
+    ("POST", "/api/admin/members/{member_id}/enable"): "admin",
+    ("POST", "/api/admin/members/{member_id}/password-reset"): "admin",
+    ("POST", "/api/admin/members/{member_id}/sign-out"): "admin",
+    ("GET", "/api/admin/audit-log"): "admin",
+    ("GET", "/api/invites/{token}"): "public",
+    ("POST", "/api/invites/{token}/accept"): "public",
+    ("GET", "/api/password-resets/{token}"): "public",
+    ("POST", "/api/password-resets/{token}"): "public",
+    ("GET", "/api/me/risk-settings"): "customer",
+    ("PUT", "/api/me/risk-settings"): "customer",
+    ("GET", "/api/me/journal"): "customer",
+    ("POST", "/api/me/journal"): "customer",
+    ("PATCH", "/api/me/journal/{entry_id}"): "customer",
+    ("DELETE", "/api/me/journal/{entry_id}"): "customer",
 }
 
 
@@ -72,7 +94,7 @@ def _api_routes(app: FastAPI) -> list[tuple[str, str, set[str]]]:
     for route in _effective_routes(app.routes):
         if isinstance(route, APIRoute) and route.path.startswith("/api/"):
             for method in sorted((route.methods or set()) - {"HEAD", "OPTIONS"}):
-                routes.append((method, route.path, _levels(route.dependant)))
+                routes.append((method, route.path_format, _levels(route.dependant)))
     return routes
 
 
@@ -80,7 +102,7 @@ def test_every_route_declares_exactly_one_access_level(app: FastAPI) -> None:
     declared = {}
     for method, path, levels in _api_routes(app):
         # "user" is implied by customer/educator; anything else means a route declared two rules.
-        effective = (levels - {"user"}) if len(levels) > 1 else set(levels)
+        effective = (levels - {"user", "signed_in"}) if len(levels) > 1 else set(levels)
         assert len(effective) == 1, f"{method} {path} declares {levels or 'no access level'}"
         declared[(method, path)] = effective.pop()
     assert declared == EXPECTED
@@ -94,9 +116,10 @@ def _concrete(path: str) -> str:
 
 ROLE_ALLOWED = {
     "anonymous": {"public"},
-    "customer": {"public", "user", "customer"},
-    "educator_a": {"public", "user", "educator"},
-    "educator_b": {"public", "user", "educator"},
+    "customer": {"public", "signed_in", "user", "customer"},
+    "educator_a": {"public", "signed_in", "user", "educator"},
+    "educator_b": {"public", "signed_in", "user", "educator"},
+    "admin": {"public", "signed_in", "admin"},  # admins use the admin area only
 }
 
 
@@ -104,6 +127,7 @@ LOGINS = {
     "customer": (CUSTOMER, "customer"),
     "educator_a": (EDUCATOR_A, "educator"),
     "educator_b": (EDUCATOR_B, "educator"),
+    "admin": (ADMIN, "admin"),
 }
 
 

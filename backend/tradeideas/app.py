@@ -7,84 +7,171 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.admin import service as admin_service
+from tradeideas.admin.router import links_router as admin_links_router
+from tradeideas.admin.router import router as admin_router
+from tradeideas.auth import events as auth_events
 from tradeideas.auth.cache import SessionCache
+from tradeideas.auth.events import LoginLockedOut, UserChanged
+from tradeideas.auth.models import Role
 from tradeideas.auth.router import router as auth_router
+from tradeideas.chat import events as chat_events
+from tradeideas.chat.events import ChatMessageDeleted
 from tradeideas.chat.router import router as chat_router
+from tradeideas.core.clock import Clock
+from tradeideas.core.deps import register_components
 from tradeideas.core.errors import install_error_handlers
-from tradeideas.core.middleware import SecurityMiddleware
+from tradeideas.core.events import EventBus
+from tradeideas.core.middleware import CompressJSON, SecurityMiddleware
+from tradeideas.core.router import PublicConfigCache
 from tradeideas.core.router import router as system_router
 from tradeideas.core.schemas import ErrorResponse
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
+from tradeideas.desk import events as desk_events
+from tradeideas.desk.router import router as desk_router
+from tradeideas.ideas import events as idea_events
 from tradeideas.ideas.cache import IdeaCache
-from tradeideas.ideas.memory import IdeaListFromMemory
+from tradeideas.ideas.events import (
+    IdeaCreated,
+    IdeaDeleted,
+    IdeaRecordChanged,
+    IdeasSeen,
+    IdeaStatusChanged,
+    IdeaWithdrawn,
+)
+from tradeideas.ideas.pages import IdeaPages
 from tradeideas.ideas.router import router as ideas_router
 from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
 from tradeideas.profiles.router import router as profiles_router
 from tradeideas.push.router import router as push_router
-from tradeideas.push.worker import push_lifespan
-from tradeideas.realtime.broker import realtime_lifespan
-from tradeideas.realtime.memory import EventStreamFromMemory
+from tradeideas.push.service import enqueue_idea_closed_push, enqueue_idea_push
+from tradeideas.push.worker import PushRuntime
+from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.router import router as realtime_router
+from tradeideas.realtime.schemas import document_events
 from tradeideas.settings import Settings, get_settings
+from tradeideas.trackrecords import service as track_records
+from tradeideas.trackrecords.router import router as track_records_router
 
-ROUTERS = [system_router, auth_router]
+# Routes are matched in order: the busiest (the idea lists, the event stream) come first.
+ROUTERS = [ideas_router, realtime_router, system_router, auth_router]
 ROUTERS += [chat_router, profiles_router]
-ROUTERS += [ideas_router, media_router, media_files_router]
-ROUTERS += [realtime_router, push_router]
+ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router]
+ROUTERS += [admin_router, admin_links_router]
+
+# Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
+EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS)
 
 
 def _operation_id(route: APIRoute) -> str:
     return route.name
 
 
-def _events_live(app: FastAPI) -> bool:
-    """Caches are only trusted while this process hears every change (no broker yet: not at all)."""
-    broker = getattr(app.state, "broker", None)
-    return broker is not None and bool(broker.events_live)
+def subscribe(
+    bus: EventBus,
+    settings: Settings,
+    sessions: SessionCache,
+    ideas: IdeaCache,
+    public_config: PublicConfigCache,
+    push: PushRuntime,
+    broker: Broker,
+) -> None:
+    """Who reacts to which event: the one place where domains are wired to each other's changes."""
+
+    async def queue_pushes(db: AsyncSession, idea: IdeaCreated) -> None:
+        await enqueue_idea_push(db, idea, settings)
+
+    async def queue_closed_pushes(db: AsyncSession, idea: IdeaStatusChanged) -> None:
+        await enqueue_idea_closed_push(db, idea, settings)
+
+    def user_changed(event: UserChanged) -> None:
+        sessions.forget_user(event.user_id)
+        broker.on_user_changed(event.user_id)  # streams opened with an ended session close
+        if event.role == Role.EDUCATOR:  # names and photos appear on ideas, URL slugs in the public config
+            ideas.drop_pages()
+            public_config.clear()
+
+    bus.during(IdeaCreated, queue_pushes)  # same transaction: the deliveries commit with the idea
+    # Same transaction: a track record never differs from the ideas it counts.
+    bus.during(IdeaRecordChanged, track_records.on_record_changed)
+    bus.during(IdeaWithdrawn, track_records.on_withdrawn)
+    bus.after_commit(IdeaCreated, push.wake)
+    bus.during(IdeaStatusChanged, queue_closed_pushes)  # ideaClosed pushes, when the status ends the idea
+    bus.after_commit(IdeaStatusChanged, push.wake)
+    bus.after_commit(idea_events.IDEA_CHANGES, ideas.drop_pages)
+    bus.after_commit(IdeasSeen, lambda event: ideas.forget_seen(event.user_id))
+    bus.after_commit(UserChanged, user_changed)
+    # The audit log records educators' deletions and login lockouts in the transaction that makes them.
+    bus.during(IdeaDeleted, admin_service.audit_idea_deleted)
+    bus.during(ChatMessageDeleted, admin_service.audit_message_deleted)
+    bus.during(LoginLockedOut, admin_service.audit_lockout(settings))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    bus = EventBus(EVENTS)
+    db = Database(settings, bus)
+    broker = Broker(db, settings, bus)
+    cache_size, cache_age = settings.cache_entries, settings.cache_max_age_seconds
+    session_cache = SessionCache(cache_size, cache_age, lambda: broker.events_live)
+    idea_cache = IdeaCache(cache_size, cache_age, lambda: broker.events_live)
+    public_config = PublicConfigCache(cache_size > 0, cache_age, lambda: broker.events_live)
+    push = PushRuntime(db, settings)
+    subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker)
+
+    # Changes made elsewhere may have been missed while the listener was down (and caches were short-lived).
+    def events_live_changed(_live: bool) -> None:
+        session_cache.clear()
+        idea_cache.clear()
+        public_config.clear()
+
+    broker.live_listeners.append(events_live_changed)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with realtime_lifespan(app), push_lifespan(app):
-            for cache in (app.state.session_cache, app.state.idea_cache):
-                app.state.broker.add_listener(cache.on_event)
+        await broker.start()
+        await push.start()
+        try:
             # Everything loaded so far (modules, models, routes) lives as long as the process: move it out of
             # the garbage collector's reach, so full collections stay short and do not stall requests.
             gc.collect()
             gc.freeze()
             yield
-        await app.state.db.dispose()
+        finally:
+            await push.stop()
+            await broker.stop()
+            await db.dispose()
 
     app = FastAPI(
         title=settings.app_name,
         version="1.0.0",
         description="API of the educational trade-ideas platform for forex and crypto.",
         lifespan=lifespan,
+        # FastAPI's built-in OpenTelemetry hooks check for providers on every request; this app exports none.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
         generate_unique_id_function=_operation_id,
         responses={422: {"model": ErrorResponse}, "4XX": {"model": ErrorResponse}},
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/openapi.json",
     )
-    app.state.settings = settings
-    app.state.db = Database(settings)
-    cache_size, cache_age = settings.cache_entries, settings.cache_max_age_seconds
-    app.state.session_cache = SessionCache(cache_size, cache_age, lambda: _events_live(app))
-    app.state.idea_cache = IdeaCache(cache_size, cache_age, lambda: _events_live(app))
+    idea_pages = IdeaPages(db, idea_cache)
+    components = (settings, db, bus, broker, session_cache, idea_cache, idea_pages, public_config, push, Clock())
+    register_components(app, *components)
+    # Kept for tests and operator scripts; application code reaches components through `core.deps`.
+    app.state.settings, app.state.db = settings, db
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    document_events(app, EVENTS)
     mount_spa(app, settings.static_dir)
-    # Added first, so they sit inside the security middleware (last added is outermost).
-    app.add_middleware(EventStreamFromMemory)
-    app.add_middleware(IdeaListFromMemory)
+    # Added first, so it sits inside the security middleware (last added is outermost).
+    app.add_middleware(CompressJSON)
     app.add_middleware(
         SecurityMiddleware,
         max_body_bytes=settings.max_body_bytes,

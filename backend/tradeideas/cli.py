@@ -7,6 +7,9 @@ import argparse
 import asyncio
 import getpass
 import sys
+import threading
+import time
+import urllib.request
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -15,7 +18,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas import reset, seed
+from tradeideas import housekeeping, reset, seed
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
 from tradeideas.core.errors import AppError
@@ -50,9 +53,11 @@ def _in_transaction(settings: Settings, work: Callable[[AsyncSession], Awaitable
     return asyncio.run(run())
 
 
-def _read_password(given: str | None) -> str:
+def _read_password(given: str | None, from_stdin: bool = False) -> str:
     if given:
         return given
+    if from_stdin:  # scripts: `printf '%s\n' "$PASSWORD" | tradeideas add-user ... --password-stdin`
+        return sys.stdin.readline().rstrip("\r\n")
     first = getpass.getpass("New password: ")
     if first != getpass.getpass("Repeat password: "):
         raise SystemExit("Passwords do not match")
@@ -71,12 +76,15 @@ def main(argv: list[str] | None = None) -> None:
     add.add_argument("--role", choices=[r.value for r in Role], default=Role.CUSTOMER.value)
     add.add_argument("--first-name", default="")
     add.add_argument("--last-name", default="")
-    add.add_argument("--password", help="omit to be prompted")
+    add.add_argument("--password", help="omit to be prompted (visible in the process list: prefer the prompt)")
+    add.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
     setpw = sub.add_parser("set-password", help="set a user's password and end their sessions")
     setpw.add_argument("--email", required=True)
     setpw.add_argument("--password", help="omit to be prompted")
+    setpw.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
     disable = sub.add_parser("disable-user", help="disable an account and end all its sessions")
     disable.add_argument("--email", required=True)
+    sub.add_parser("housekeeping", help="delete expired sessions, old login failures, used links and old events")
     reset_cmd = sub.add_parser("reset-data", help="delete all ideas, chat, media and users (asks first)")
     reset_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     args = parser.parse_args(argv)
@@ -91,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
         elif args.cmd == "serve":
             _serve(settings, with_seed=not args.no_seed)
         elif args.cmd == "add-user":
-            password = _read_password(args.password)
+            password = _read_password(args.password, args.password_stdin)
 
             async def add_user(s: AsyncSession) -> int:
                 user = await auth_service.add_user(
@@ -106,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
 
             print(f"Created user {_in_transaction(settings, add_user)} ({args.email}, {args.role}).")
         elif args.cmd == "set-password":
-            password = _read_password(args.password)
+            password = _read_password(args.password, args.password_stdin)
 
             async def set_pw(s: AsyncSession) -> None:
                 user = await auth_service.get_user_by_email(s, args.email)
@@ -122,6 +130,10 @@ def main(argv: list[str] | None = None) -> None:
 
             _in_transaction(settings, disable_user)
             print(f"Disabled {args.email} and ended all their sessions.")
+        elif args.cmd == "housekeeping":
+            removed = _in_transaction(settings, lambda s: housekeeping.run_once(s, settings))
+            for what, count in removed.items():
+                print(f"Removed {count} {what}.")
         elif args.cmd == "reset-data":
             if not args.yes:
                 answer = input("This deletes ALL trade ideas, chat, media and users. Type RESET to confirm: ")
@@ -135,6 +147,39 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(1) from exc
 
 
+def _ready_banner(settings: Settings, url: str, *, with_seed: bool) -> str:
+    lines = [f"{settings.app_name} is ready: {url}"]
+    if with_seed:
+        default = Settings.model_fields["demo_password"].default
+        lines += [
+            f"Demo logins (password: the DEMO_PASSWORD setting, default {default}):",
+            f"  customer   {seed.DEMO_CUSTOMER_EMAIL:<32} {url}/login",
+            f"  admin      {seed.DEMO_ADMIN_EMAIL:<32} {url}/admin/login",
+            *(f"  educator   {edu['email']:<32} {url}/zinrai-educators-1" for edu in seed.load_educators()),
+        ]
+    return "\n".join(lines)
+
+
+def _announce_when_ready(settings: Settings, *, with_seed: bool) -> None:
+    """Prints the address and the demo logins once the server answers its health check."""
+    wildcard = ("0.0.0.0", "::")  # noqa: S104 - compared with, not bound: such servers answer on loopback
+    host = "127.0.0.1" if settings.host in wildcard else settings.host
+    url = f"http://{host}:{settings.port}"
+
+    def wait() -> None:
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen(f"{url}/api/health", timeout=1) as answer:  # noqa: S310 - our http URL
+                    if answer.status == 200:
+                        print(_ready_banner(settings, url, with_seed=with_seed), flush=True)
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+
+    threading.Thread(target=wait, name="ready-banner", daemon=True).start()
+
+
 def _serve(settings: Settings, *, with_seed: bool) -> None:
     import uvicorn
 
@@ -144,15 +189,19 @@ def _serve(settings: Settings, *, with_seed: bool) -> None:
     if settings.workers > 1 and settings.is_sqlite:
         print("WORKERS>1 needs PostgreSQL (DATABASE_URL); starting one worker on SQLite.", file=sys.stderr)
     workers = settings.workers if not settings.is_sqlite else 1
-    print(f"Serving on http://{settings.host}:{settings.port} ({workers} worker(s))", flush=True)
+    print(f"Starting on http://{settings.host}:{settings.port} ({workers} worker(s))...", flush=True)
+    _announce_when_ready(settings, with_seed=with_seed)
     uvicorn.run(
         "tradeideas.app:create_app",
         factory=True,
         host=settings.host,
         port=settings.port,
         workers=workers,
+        timeout_worker_healthcheck=settings.worker_start_timeout_seconds,
         proxy_headers=True,
         log_level=settings.log_level,
+        # A log line per request costs more than serving a cached list: only when debugging.
+        access_log=settings.log_level.lower() == "debug",
     )
 
 

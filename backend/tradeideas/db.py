@@ -1,15 +1,17 @@
-"""Database engine, the declarative base and the per-request session (one commit per request)."""
+"""Database engine, the declarative base and the session factory (the per-request session is in core.deps)."""
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import DateTime, MetaData, TypeDecorator, event
 from sqlalchemy.engine import Dialect
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 
+from tradeideas.core.events import EventBus
 from tradeideas.settings import Settings
+
+BUS_KEY = "tradeideas.event_bus"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -49,6 +51,38 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(map(_has_nul, value.values()))
+    if isinstance(value, list | tuple):
+        return any(map(_has_nul, value))
+    return False
+
+
+def _without_nul(value: Any) -> Any:
+    """The same bound value (a string, a row of them as tuple/list/dict, or a list of rows) without NUL."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {k: _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_without_nul(v) for v in value)
+    return value
+
+
+def _without_nul_characters(
+    conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
+) -> tuple[str, Any]:
+    """PostgreSQL text cannot hold a NUL character (the statement fails), and no text a person types has one:
+    drop it from every bound string, on both databases alike, so such input is stored without it instead of
+    ending in a 500. Bound values are only rebuilt when one holds a NUL."""
+    if _has_nul(parameters):
+        parameters = _without_nul(parameters)
+    return statement, parameters
+
+
 def make_engine(settings: Settings) -> AsyncEngine:
     url = settings.resolved_database_url
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
@@ -58,6 +92,7 @@ def make_engine(settings: Settings) -> AsyncEngine:
     else:
         kwargs.update(pool_size=10, max_overflow=20)
     engine = create_async_engine(url, **kwargs)
+    event.listen(engine.sync_engine, "before_cursor_execute", _without_nul_characters, retval=True)
     if settings.is_sqlite:
 
         @event.listens_for(engine.sync_engine, "connect")
@@ -75,18 +110,11 @@ def make_engine(settings: Settings) -> AsyncEngine:
 class Database:
     """Holds the engine and session factory for one app instance."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, bus: EventBus | None = None) -> None:
         self.engine = make_engine(settings)
-        self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
-
-    async def session(self) -> AsyncIterator[AsyncSession]:
-        async with self.sessionmaker() as session:
-            try:
-                yield session
-                await session.commit()
-            except BaseException:
-                await session.rollback()
-                raise
+        # Sessions carry the app's event bus, so what they publish reaches its subscribers (see realtime.hooks).
+        info = {} if bus is None else {BUS_KEY: bus}
+        self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False, info=info)
 
     async def dispose(self) -> None:
         await self.engine.dispose()

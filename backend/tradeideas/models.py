@@ -1,16 +1,21 @@
 """Imports every domain's tables so that Alembic and tests see the whole schema."""
 
+from tradeideas.admin.models import AccountToken, AuditEntry
 from tradeideas.auth.models import LoginAttempt, Session, User
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
 from tradeideas.core.models import AppMeta
 from tradeideas.db import Base
-from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaRevision, IdeaView, TradeIdea
+from tradeideas.desk.models import JournalEntry, RiskSettings
+from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaRevision, IdeaView, MutedEducator, TradeIdea
 from tradeideas.media.models import MediaFile
 from tradeideas.push.models import PushDelivery, PushSubscription
 from tradeideas.realtime.models import Event
+from tradeideas.trackrecords.models import TrackRecordDay, WithdrawnIdea
 
 __all__ = [
+    "AccountToken",
     "AppMeta",
+    "AuditEntry",
     "Base",
     "ChatMessage",
     "ChatReaction",
@@ -20,11 +25,16 @@ __all__ = [
     "IdeaImage",
     "IdeaRevision",
     "IdeaView",
+    "JournalEntry",
     "LoginAttempt",
     "MediaFile",
+    "MutedEducator",
     "PushDelivery",
     "PushSubscription",
+    "RiskSettings",
     "Session",
+    "TrackRecordDay",
     "TradeIdea",
     "User",
+    "WithdrawnIdea",
 ]

@@ -1,4 +1,4 @@
-"""Demo data: the seven educators from educators.json, the demo customer, the two rooms, sample ideas.
+"""Demo data: the seven educators from educators.json, the demo customer, the two rooms, sample ideas and messages.
 
 Educators, the customer and the rooms are ensured on every start (missing ones are created,
 existing ones are left as their owners edited them); sample content is written only once.
@@ -15,11 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth.models import Role, User
 from tradeideas.auth.passwords import hash_password
 from tradeideas.chat.models import ChatRoom
+from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
 from tradeideas.ideas.seed import seed_sample_ideas
 from tradeideas.settings import Settings
+from tradeideas.trackrecords.seed import seed_track_records
 
 DEMO_CUSTOMER_EMAIL = "customer@example.com"
+DEMO_ADMIN_EMAIL = "admin@example.com"
 ROOM_NAMES = ("Leverage Ideas", "Exchange Ideas")
 SEEDED_KEY = "demo_seeded"
 
@@ -40,8 +43,8 @@ def load_educators() -> list[EducatorConfig]:
 
 
 # Domains that ship sample content register a coroutine here (called once, on the first seed).
-SampleSeeder = Callable[[AsyncSession, list[User]], Awaitable[None]]
-SAMPLE_SEEDERS: list[SampleSeeder] = [seed_sample_ideas]
+SampleSeeder = Callable[[AsyncSession, Settings, list[User]], Awaitable[None]]
+SAMPLE_SEEDERS: list[SampleSeeder] = [seed_sample_ideas, seed_sample_messages, seed_track_records]
 
 
 async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
@@ -68,17 +71,16 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
         await db.execute(
             text("SELECT setval(pg_get_serial_sequence('users', 'id'), GREATEST((SELECT MAX(id) FROM users), 7))")
         )
-    customer = (await db.execute(select(User).where(User.email == DEMO_CUSTOMER_EMAIL))).scalar_one_or_none()
-    if customer is None:
-        db.add(
-            User(
-                email=DEMO_CUSTOMER_EMAIL,
-                password_hash=password_hash,
-                role=Role.CUSTOMER,
-                first_name="Demo",
-                last_name="Customer",
+    demo_accounts = (
+        (DEMO_CUSTOMER_EMAIL, Role.CUSTOMER, "Demo", "Customer"),
+        (DEMO_ADMIN_EMAIL, Role.ADMIN, "Demo", "Admin"),
+    )
+    present = set((await db.execute(select(User.email).where(User.email.in_([a[0] for a in demo_accounts])))).scalars())
+    for email, role, first_name, last_name in demo_accounts:
+        if email not in present:
+            db.add(
+                User(email=email, password_hash=password_hash, role=role, first_name=first_name, last_name=last_name)
             )
-        )
     rooms = set((await db.execute(select(ChatRoom.name))).scalars())
     for name in ROOM_NAMES:
         if name not in rooms:
@@ -89,7 +91,7 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
         return False
     educators = list((await db.execute(select(User).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars())
     for seeder in SAMPLE_SEEDERS:
-        await seeder(db, educators)
+        await seeder(db, settings, educators)
     db.add(AppMeta(key=SEEDED_KEY, value="1"))
     await db.flush()
     return True

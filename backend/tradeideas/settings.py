@@ -15,6 +15,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
+    # How long a new server process may take to start answering its supervisor (slow machines, cold disks);
+    # uvicorn's own default of 5 s restarted slow workers forever.
+    worker_start_timeout_seconds: int = 60
     data_dir: Path = Path("./data")
     database_url: str | None = None
     demo_password: str = "TradeIdeas2026!"  # noqa: S105 - documented demo-only default
@@ -31,6 +34,8 @@ class Settings(BaseSettings):
     # Photos may be up to 10 MB; the multipart envelope needs a little more.
     max_body_bytes: int = Field(default=11 * 1024 * 1024)
     max_json_body_bytes: int = Field(default=256 * 1024)
+    # Image uploads decoded at once per process (each up to ~100 MB while it is re-encoded).
+    image_decode_concurrency: int = 2
     log_level: str = "info"
     # Realtime (Server-Sent Events): heartbeat comment interval, per-connection queue (a client that falls
     # this many events behind is dropped and replays on reconnect), most events replayed on reconnect
@@ -56,6 +61,12 @@ class Settings(BaseSettings):
     push_poll_seconds: float = 2.0
     push_timeout_seconds: float = 10.0
     push_ttl_seconds: int = 86400
+    # Hosts (or `.suffix`es) push endpoints may point at: Chrome, Edge, Firefox and Safari's push services.
+    # `http` is allowed only for 127.0.0.1 / localhost listed explicitly (tests). See push/endpoints.py.
+    push_endpoint_hosts: str = (
+        "fcm.googleapis.com,android.googleapis.com,.notify.windows.com,updates.push.services.mozilla.com,"
+        ".push.apple.com"
+    )
     # Messaging channel: a Telegram-style Bot API post per new idea when both token and chat id are set.
     telegram_bot_token: str | None = None
     telegram_chat_id: str | None = None

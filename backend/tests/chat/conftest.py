@@ -5,11 +5,9 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 
-from tests.conftest import DEMO_PASSWORD, login_client
-from tradeideas.auth import service as auth_service
-from tradeideas.auth.models import Role, User
+from tests.conftest import customer_client
 from tradeideas.chat.models import ChatMessage, ChatReaction
 
 CUSTOMER_B = "second.customer@example.com"
@@ -26,17 +24,7 @@ async def _clean_chat(app: FastAPI) -> AsyncIterator[None]:
 
 @pytest.fixture
 async def customer_b(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with app.state.db.sessionmaker() as s, s.begin():
-        if (await s.execute(select(User.id).where(User.email == CUSTOMER_B))).first() is None:
-            await auth_service.add_user(
-                s,
-                email=CUSTOMER_B,
-                password=DEMO_PASSWORD,
-                role=Role.CUSTOMER,
-                first_name="Second",
-                last_name="Customer",
-            )
-    c = await login_client(app, CUSTOMER_B)
+    c = await customer_client(app, CUSTOMER_B, "Second", "Customer")
     yield c
     await c.aclose()
 

@@ -7,9 +7,12 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from PIL import Image
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
+from tradeideas.core.deps import component_of
+from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaView, TradeIdea
+from tradeideas.ideas.queries import UNSEEN_COUNT_CAP
 
 REQUIRED = "Please fill in all required fields"
 
@@ -117,7 +120,7 @@ async def test_required_fields(educator_a: httpx.AsyncClient, missing: str) -> N
         ("orderType", "HOLD", "orderType must be BUY or SELL"),
         ("ideaType", "Options", "ideaType must be Leverage or Exchange"),
         ("marketType", "Stocks", "marketType must be Forex or Crypto"),
-        ("videoUrl", "javascript:alert(1)", "videoUrl must be an http(s) link of at most 500 characters"),
+        ("videoUrl", "javascript:alert(1)", "videoUrl must be an https:// link of at most 500 characters"),
         ("imageIds", [1, 2, 3, 4], "You can upload maximum 3 photos per trade idea."),
     ],
 )
@@ -301,8 +304,8 @@ async def test_status_moves_ideas_between_active_and_history(
     assert idea["id"] in await ids("active")
     assert (await educator_a.put(url, json={"status": "success"})).json()["status"] == "successful"
     assert idea["id"] not in await ids("active") and idea["id"] in await ids("completed")
-    assert (await educator_a.put(url, json={"status": "pending"})).json()["status"] == "active"  # reset
-    assert idea["id"] in await ids("active")
+    assert (await educator_a.put(url, json={"status": "pending"})).json()["status"] == "pending"  # reset
+    assert idea["id"] in await ids("active") and idea["id"] in await ids("pending")
     assert (await educator_a.put(url, json={"status": "invalidated"})).json()["status"] == "invalidated"
     assert idea["id"] in await ids("active") and idea["id"] not in await ids("completed")  # shown as INVALID
     assert (await educator_a.put(url, json={"status": "failure"})).json()["status"] == "unsuccessful"
@@ -310,13 +313,19 @@ async def test_status_moves_ideas_between_active_and_history(
     revisions = (await customer.get(url + "/revisions")).json()
     assert [(r["oldValue"], r["newValue"]) for r in revisions if r["field"] == "status"] == [
         ("invalidated", "unsuccessful"),
-        ("active", "invalidated"),
-        ("successful", "active"),
+        ("pending", "invalidated"),
+        ("successful", "pending"),
         ("active", "successful"),
+    ]
+    assert [(r["oldValue"], r["newValue"]) for r in revisions if r["field"] == "outcome"] == [
+        ("not_triggered", "invalidation"),
+        (None, "not_triggered"),
+        ("exit1", None),
+        (None, "exit1"),
     ]
     # Same status again: no new revision.
     await educator_a.put(url, json={"status": "unsuccessful"})
-    assert len((await customer.get(url + "/revisions")).json()) == 4
+    assert len((await customer.get(url + "/revisions")).json()) == 8
 
 
 async def test_unknown_status_is_rejected(educator_a: httpx.AsyncClient) -> None:
@@ -425,10 +434,13 @@ async def test_unseen_counts_seen_and_notification_settings(
     assert (await customer.post("/api/trade-ideas/seen", json={"ideaIds": [fx1["id"]]})).status_code == 200
 
     # Notifications off for crypto: crypto no longer counted.
-    assert (await customer.get("/api/me/notification-settings")).json() == {"forex": True, "crypto": True}
+    markets = ("forex", "crypto")
+    settings = (await customer.get("/api/me/notification-settings")).json()
+    assert {k: settings[k] for k in markets} == {"forex": True, "crypto": True}
     r = await customer.put("/api/me/notification-settings", json={"forex": True, "crypto": False})
-    assert r.json() == {"forex": True, "crypto": False}
-    assert (await customer.get("/api/me/notification-settings")).json() == {"forex": True, "crypto": False}
+    assert {k: r.json()[k] for k in markets} == {"forex": True, "crypto": False}
+    settings = (await customer.get("/api/me/notification-settings")).json()
+    assert {k: settings[k] for k in markets} == {"forex": True, "crypto": False}
     assert (await customer.get("/api/me/unseen-counts")).json() == {"forex": 1, "crypto": 0, "total": 1}
 
     # Completed ideas are not new.
@@ -443,3 +455,56 @@ async def test_unseen_counts_seen_and_notification_settings(
     assert (await customer.get("/api/me/unseen-counts")).json()["crypto"] == 1
     assert (await customer.put("/api/me/notification-settings", json={"forex": "maybe"})).status_code == 422
     assert (await customer.post("/api/trade-ideas/seen", json={"market": "stocks"})).status_code == 422
+
+
+async def test_unseen_counts_stop_at_the_badge_cap(app: FastAPI, customer: httpx.AsyncClient) -> None:
+    """A customer back after a long time counts "99+" (the cap, 100) without counting every idea."""
+    await customer.put("/api/me/notification-settings", json={"forex": True, "crypto": True})
+    await customer.post("/api/trade-ideas/seen", json={"market": "crypto"})
+    async with app.state.db.sessionmaker() as s, s.begin():
+        ideas = [
+            TradeIdea(
+                educator_id=1,
+                market_type="Crypto",
+                market="crypto",
+                order_type="BUY",
+                idea_type="Exchange",
+                pair=f"CAP{n}/USDT",
+                time_frame="1H",
+                entry1="1",
+                invalidation_level="0.5",
+                exit1="2",
+            )
+            for n in range(UNSEEN_COUNT_CAP + 5)
+        ]
+        s.add_all(ideas)
+    component_of(app, IdeaCache).clear()  # inserted behind the app's back: no event dropped its pages
+    try:
+        counts = (await customer.get("/api/me/unseen-counts")).json()
+        assert counts["crypto"] == UNSEEN_COUNT_CAP
+        assert counts["total"] == counts["forex"] + UNSEEN_COUNT_CAP
+    finally:
+        async with app.state.db.sessionmaker() as s, s.begin():
+            await s.execute(delete(TradeIdea).where(TradeIdea.id.in_([idea.id for idea in ideas])))
+        component_of(app, IdeaCache).clear()
+    assert (await customer.get("/api/me/unseen-counts")).json()["crypto"] == 0
+
+
+async def test_new_tag_follows_the_markets_notifications(
+    customer: httpx.AsyncClient, educator_a: httpx.AsyncClient
+) -> None:
+    """An unseen idea is tagged NEW, and counted, only in a market whose notifications are on."""
+    crypto_active = "/api/trade-ideas?market=crypto&status=active&limit=100"
+    await customer.put("/api/me/notification-settings", json={"forex": True, "crypto": False})
+    await customer.post("/api/trade-ideas/seen", json={"market": "crypto"})
+    coin = await create(educator_a, marketType="Crypto", pair="SOL/USDT")
+    listed = {item["id"]: item for item in (await customer.get(crypto_active)).json()["items"]}
+    assert listed[coin["id"]]["isNew"] is False
+    assert (await customer.get(f"/api/trade-ideas/{coin['id']}")).json()["isNew"] is False
+    assert (await customer.get("/api/me/unseen-counts")).json()["crypto"] == 0
+
+    await customer.put("/api/me/notification-settings", json={"forex": True, "crypto": True})
+    listed = {item["id"]: item for item in (await customer.get(crypto_active)).json()["items"]}
+    assert listed[coin["id"]]["isNew"] is True  # the cached seen state follows the settings at once
+    assert (await customer.get("/api/me/unseen-counts")).json()["crypto"] == 1
+    await customer.post("/api/trade-ideas/seen", json={"market": "crypto"})

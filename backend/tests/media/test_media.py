@@ -1,19 +1,24 @@
 """Uploads: checked by content, re-encoded to a metadata-free JPEG <= 800 px wide, served safely."""
 
+import asyncio
 import io
+import threading
+import time
 
 import httpx
 import pytest
 from fastapi import FastAPI
-from PIL import Image
+from PIL import ExifTags, Image
 from sqlalchemy import select
 
+from tradeideas.media import service as media_service
 from tradeideas.media.models import MediaFile
 from tradeideas.media.service import encode_image
 from tradeideas.settings import Settings
 
 NOT_AN_IMAGE = "Please upload only image files."
 TOO_LARGE = "Please upload images smaller than 10MB."
+TOO_MANY_PIXELS = "Please upload images of at most 25 megapixels."
 
 
 def image_bytes(fmt: str, size: tuple[int, int], mode: str = "RGB", exif: bool = False) -> bytes:
@@ -134,3 +139,77 @@ def test_encode_image_handles_portrait_and_gif() -> None:
     out = encode_image(image_bytes("GIF", (1000, 2000), mode="RGB"))
     assert (out.width, out.height) == (800, 1600)
     assert Image.open(io.BytesIO(out.data)).format == "JPEG"
+
+
+def _huge_png() -> bytes:
+    """116 KB-ish on disk, 39.7 megapixels once decoded: the size of a file says nothing about its pixels."""
+    buf = io.BytesIO()
+    Image.new("1", (6300, 6300)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+async def test_images_over_the_pixel_budget_are_refused_before_decoding(
+    educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def must_not_decode(img: Image.Image) -> Image.Image:
+        raise AssertionError("decoded an image over the pixel budget")
+
+    monkeypatch.setattr(media_service, "_decode_small", must_not_decode)
+    raw = _huge_png()
+    for r in (
+        await post_file(educator_a, "bomb.png", raw, "image/png"),
+        await customer.post("/api/me/avatar", files={"file": ("bomb.png", raw, "image/png")}),
+    ):
+        assert r.status_code == 422, r.text
+        assert r.json() == {
+            "message": "Please upload images of at most 25 megapixels.",
+            "code": "image_too_many_pixels",
+        }
+
+
+def test_big_images_are_decoded_at_no_more_than_the_size_they_need() -> None:
+    with Image.open(io.BytesIO(image_bytes("JPEG", (4000, 3000)))) as jpeg:
+        assert media_service._decode_small(jpeg, 800).size == (2000, 1500)  # decoded at half size, never in full
+    with Image.open(io.BytesIO(image_bytes("PNG", (4000, 3000)))) as png:
+        assert media_service._decode_small(png, 800).size == (1334, 1000)
+    out = encode_image(image_bytes("PNG", (4000, 3000)))
+    assert (out.width, out.height) == (800, 600) and out.full is None
+    both = encode_image(image_bytes("PNG", (4000, 3000)), full=True)
+    assert (both.width, both.height) == (800, 600)
+    assert both.full is not None and (both.full.width, both.full.height) == (2048, 1536)
+
+
+@pytest.mark.parametrize(("fmt", "size"), [("JPEG", (1600, 900)), ("PNG", (2000, 1700))])
+def test_camera_rotation_is_applied_also_when_decoding_small(fmt: str, size: tuple[int, int]) -> None:
+    exif = Image.Exif()
+    exif[ExifTags.Base.Orientation] = 6  # the camera was turned: show the picture rotated 90° clockwise
+    buf = io.BytesIO()
+    Image.new("RGB", size, (10, 20, 30)).save(buf, fmt, exif=exif.tobytes())
+    out = encode_image(buf.getvalue())
+    assert (out.width, out.height) == (800, round(size[0] * 800 / size[1]))
+
+
+async def test_only_a_few_images_are_decoded_at_once(
+    educator_a: httpx.AsyncClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    running, most = 0, 0
+    lock = threading.Lock()
+    real = media_service.encode_image
+
+    def counting(raw: bytes, *, full: bool = False) -> media_service.EncodedImage:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        try:
+            time.sleep(0.05)  # long enough for the other uploads to arrive while this one decodes
+            return real(raw, full=full)
+        finally:
+            with lock:
+                running -= 1
+
+    monkeypatch.setattr(media_service, "encode_image", counting)
+    raw = image_bytes("PNG", (1200, 900))
+    answers = await asyncio.gather(*(post_file(educator_a, f"{i}.png", raw, "image/png") for i in range(6)))
+    assert [r.status_code for r in answers] == [201] * 6
+    assert 1 <= most <= settings.image_decode_concurrency

@@ -16,12 +16,14 @@ from sqlalchemy import delete, func, select
 
 from tests.push.conftest import Browser, FakePushService, b64url_decode
 from tradeideas.auth.models import Role, User
+from tradeideas.core.deps import component_of
 from tradeideas.db import utcnow
 from tradeideas.ideas.models import CustomerIdeaState, TradeIdea
 from tradeideas.push import service
 from tradeideas.push.models import DeliveryStatus, PushDelivery, PushSubscription
 from tradeideas.push.schemas import SubscriptionIn
 from tradeideas.push.vapid import load_vapid_keys
+from tradeideas.push.worker import PushRuntime
 from tradeideas.settings import Settings
 
 IDEA: dict[str, Any] = {
@@ -53,7 +55,7 @@ async def publish_idea(app: FastAPI, idea: dict[str, Any]) -> int:
                 )
             )  # fmt: skip
             await session.flush()
-        return await service.enqueue_idea_push(session, idea)
+        return await service.enqueue_idea_push(session, idea, app.state.settings)
 
 
 def png_bytes() -> bytes:
@@ -85,7 +87,9 @@ async def new_customer(app: FastAPI, *, forex: bool | None = None, crypto: bool 
 
 async def add_subscription(app: FastAPI, user_id: int, browser: Browser) -> None:
     async with app.state.db.sessionmaker() as session, session.begin():
-        await service.subscribe(session, user_id, SubscriptionIn.model_validate(browser.subscription))
+        await service.subscribe(
+            session, user_id, SubscriptionIn.model_validate(browser.subscription), app.state.settings
+        )
 
 
 async def deliveries(app: FastAPI) -> list[PushDelivery]:
@@ -181,13 +185,14 @@ async def test_new_idea_reaches_customers_encrypted_with_vapid(
         "tag": f"idea-{idea['id']}",
         "kind": "trade-idea",
         "market": "forex",
+        "pair": "EUR/USD",
         "ideaId": idea["id"],
         "image": idea["chartUrl"],
     }
     headers = push_service.headers["customer"][0]
     scheme, _, params = headers["Authorization"].partition(" ")
     fields = dict(p.split("=", 1) for p in params.split(","))
-    assert scheme == "vapid" and fields["k"] == app.state.vapid.public_key
+    assert scheme == "vapid" and fields["k"] == component_of(app, PushRuntime).keys.public_key  # type: ignore[union-attr]
     claims = json.loads(b64url_decode(fields["t"].split(".")[1]))
     assert claims["aud"] == push_service.base and claims["sub"].startswith("mailto:")
     assert int(headers["TTL"]) > 0
@@ -274,7 +279,7 @@ async def test_failures_are_retried_with_backoff_then_given_up(
 
 async def test_queueing_problems_never_fail_the_idea(app: FastAPI) -> None:
     async with app.state.db.sessionmaker() as session, session.begin():
-        assert await service.enqueue_idea_push(session, {**IDEA, "pair": object()}) == 0
+        assert await service.enqueue_idea_push(session, {**IDEA, "pair": object()}, app.state.settings) == 0
         session.add(CustomerIdeaState(user_id=await new_customer(app)))  # the transaction goes on
     assert await deliveries(app) == []
 
@@ -340,7 +345,8 @@ async def test_send_test_notifications_to_own_subscriptions(
 
 
 async def test_two_workers_never_claim_the_same_delivery(app: FastAPI, push_service: FakePushService) -> None:
-    worker = app.state.push_worker
+    worker = component_of(app, PushRuntime).worker
+    assert worker is not None
     await worker.stop()  # claim by hand, as two processes would
     try:
         user = await new_customer(app)

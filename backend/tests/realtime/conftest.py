@@ -15,6 +15,8 @@ from fastapi import FastAPI
 
 from tests.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A
 from tradeideas.app import create_app
+from tradeideas.core.deps import component_of
+from tradeideas.realtime.broker import Broker
 from tradeideas.settings import Settings
 
 
@@ -51,7 +53,7 @@ class LiveServer:
         raise RuntimeError("server did not start")
 
     async def stop(self) -> None:
-        self.app.state.broker.close_streams()  # what the patched uvicorn exit signal handler does
+        component_of(self.app, Broker).close_streams()  # what the patched uvicorn exit signal handler does
         self.server.should_exit = True
         if self.task is not None:
             await asyncio.wait_for(self.task, 10)

@@ -32,8 +32,13 @@ async def test_idea_changes_stream_in_order(
 
         await educator_a.put(f"/api/trade-ideas/{created['id']}", json={"status": "success"})
         event = await client.next()
-        assert (event.type, event.data["status"]) == ("idea.status", "successful")
+        assert (event.type, event.data["status"], event.data["outcome"]) == ("idea.status", "successful", "exit1")
+        event = await client.next()  # the educator's track record changed on the closing day
+        assert (event.type, event.data["educatorId"], len(event.data["days"])) == ("idea.record", 1, 1)
 
+        # Completed ideas stay in the track record; reopened (within the correction window) it may go.
+        await educator_a.put(f"/api/trade-ideas/{created['id']}", json={"status": "pending"})
+        assert [(await client.next()).type for _ in range(2)] == ["idea.status", "idea.record"]
         await educator_a.delete(f"/api/trade-ideas/{created['id']}")
         event = await client.next()
         assert event.type == "idea.deleted" and event.data["id"] == created["id"]
@@ -71,4 +76,5 @@ async def test_chat_changes_and_reactions_stream(
 
         await educator_a.delete(f"/api/chat/messages/{posted['id']}")
         event = await client.next()
-        assert event.type == "chat.message.deleted" and event.data == {"id": posted["id"], "roomId": room["id"]}
+        deleted = {"id": posted["id"], "roomId": room["id"], "userId": 1}  # userId: who deleted it (audit log)
+        assert event.type == "chat.message.deleted" and event.data == deleted

@@ -5,24 +5,41 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from pydantic import ConfigDict
 from sqlalchemy import func, select
-from starlette.requests import Request
 from starlette.types import Message
 
 from tests.conftest import CUSTOMER
 from tests.realtime.conftest import LiveServer, SSEClient, login_token
 from tradeideas.auth.models import User
-from tradeideas.realtime import hooks
-from tradeideas.realtime.memory import _stream_from_memory
+from tradeideas.core.deps import component_of
+from tradeideas.core.events import DomainEvent, EventBus
 from tradeideas.realtime.models import Event
-from tradeideas.realtime.service import record_event
+from tradeideas.realtime.service import publish
 from tradeideas.realtime.subscriber import Subscriber
 from tradeideas.settings import Settings
 
 
+class RawEvent(DomainEvent):
+    """Any type tag, audience and data: the outbox and stream do not depend on the domains' models."""
+
+    model_config = ConfigDict(extra="allow")
+    to: str = "all"
+
+    def audience(self) -> str:
+        return self.to
+
+    def data(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude={"type", "to"})
+
+
+def raw(type: str, payload: dict[str, Any], audience: str | int = "all") -> RawEvent:
+    return RawEvent(type=type, to=str(audience), **payload)
+
+
 async def emit(app: FastAPI, type: str, payload: dict[str, Any], audience: str | int = "all") -> int:
     async with app.state.db.sessionmaker() as session, session.begin():
-        event = await record_event(session, type, payload, audience)
+        event = await publish(session, raw(type, payload, audience))
         return event.id
 
 
@@ -33,7 +50,7 @@ async def customer_id(app: FastAPI) -> int:
 
 async def test_event_row_is_part_of_the_callers_transaction(app: FastAPI) -> None:
     async with app.state.db.sessionmaker() as session:
-        event = await record_event(session, "idea.created", {"id": -1})
+        event = await publish(session, raw("idea.created", {"id": -1}))
         assert event.id is not None
         await session.rollback()
     async with app.state.db.sessionmaker() as session:
@@ -56,7 +73,7 @@ async def test_stream_receives_event_committed_after_connecting(
 async def test_rolled_back_change_emits_nothing(app: FastAPI, live: LiveServer, customer_token: str) -> None:
     async with SSEClient(live.url, customer_token) as client:
         async with app.state.db.sessionmaker() as session:
-            await record_event(session, "idea.deleted", {"id": "rolled-back"})
+            await publish(session, raw("idea.deleted", {"id": "rolled-back"}))
             await session.rollback()
         marker = await emit(app, "idea.updated", {"id": "marker"})
         event = await client.next()
@@ -144,13 +161,13 @@ async def test_heartbeat_comment(settings: Settings) -> None:
                 if ": ping" in text:
                     break
             assert text.startswith("retry: 3000\n: connected\n\n")
-            assert r.headers["cache-control"].startswith("no-cache")
+            assert r.headers["cache-control"].startswith("no-store")
     finally:
         await server.stop()
 
 
 async def test_slow_client_is_dropped_not_buffered() -> None:
-    sub = Subscriber(1, False, maxsize=2)  # not live yet: frames wait for the stream's task
+    sub = Subscriber(1, 1, False, maxsize=2)  # not live yet: frames wait for the stream's task
     sub.offer((1, b"a"))
     sub.offer((2, b"b"))
     sub.offer((3, b"c"))  # too far behind: the stream is ended, the client will replay on reconnect
@@ -175,37 +192,27 @@ async def test_bad_last_event_id_is_ignored(bad: str, app: FastAPI) -> None:
 async def test_wakeup_waits_for_the_outer_commit_not_a_savepoint(app: FastAPI) -> None:
     """Creating an idea queues pushes in a savepoint; its release must not announce uncommitted events."""
     calls: list[int] = []
-    unregister = hooks.register(app.state.db.engine.sync_engine, "savepoint-test", lambda _: calls.append(1))
+    bus = component_of(app, EventBus)
+    listener = calls.extend
+    bus.local_ids_listeners.append(listener)
     try:
         async with app.state.db.sessionmaker() as session, session.begin():
-            await record_event(session, "idea.created", {"id": -3})
-            hooks.after_commit(session, "savepoint-test")
+            event = await publish(session, raw("chat.message.deleted", {"id": -3}))
             async with session.begin_nested():
                 pass
             assert calls == []  # the event is not visible to other connections yet
-        assert calls == [1]
+        assert calls == [event.id]
     finally:
-        unregister()
+        bus.local_ids_listeners.remove(listener)
 
 
-async def test_stream_of_a_cached_session_opens_in_front_of_the_router(app: FastAPI, live: LiveServer) -> None:
-    """Streams of sessions already in memory skip FastAPI's routing (their requests stay open for hours),
-    with the same answers: audience, replay, security headers, and no stream once the session ends."""
+async def test_stream_of_a_cached_session(app: FastAPI, live: LiveServer) -> None:
+    """A session already in memory opens its stream through the route like any other, with the same
+    answers: audience, replay, security headers, and no stream once the session ends."""
     token = await login_token(live.url, CUSTOMER, "customer")
     auth = {"Authorization": f"Bearer {token}"}
-
-    def opened_from_memory(query: str = "", bearer: str = token) -> bool:
-        headers = [(b"authorization", f"Bearer {bearer}".encode())]
-        scope = {"type": "http", "method": "GET", "path": "/api/events", "query_string": query.encode(),
-                 "headers": headers, "app": live.app}  # fmt: skip
-        return _stream_from_memory(Request(scope)) is not None
-
-    assert not opened_from_memory()  # a fresh login is not cached: the route authenticates it
     async with httpx.AsyncClient(base_url=live.url, headers=auth) as http:
         assert (await http.get("/api/auth/user")).status_code == 200
-        assert opened_from_memory() and opened_from_memory("lastEventId=12")
-        assert not opened_from_memory(bearer="forged")
-        assert not opened_from_memory("lastEventId=" + "1" * 21)
         assert (await http.get("/api/events?lastEventId=" + "1" * 21)).status_code == 422
 
         async with http.stream("GET", "/api/events") as response:
@@ -220,6 +227,5 @@ async def test_stream_of_a_cached_session_opens_in_front_of_the_router(app: Fast
             assert (await resumed.next()).id == str(shown)
 
         assert (await http.post("/api/auth/logout")).status_code == 204
-        assert not opened_from_memory()
         async with SSEClient(live.url, token) as refused:
             assert refused.status == 401

@@ -9,6 +9,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -16,6 +17,7 @@ from fastapi import FastAPI
 from tests.conftest import CUSTOMER, EDUCATOR_A
 from tests.realtime.conftest import SSEClient, free_port, login_token
 from tests.realtime.test_events import emit
+from tradeideas.realtime.broker import LISTENER_NAME
 from tradeideas.settings import Settings
 
 pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="several processes need PostgreSQL")
@@ -42,7 +44,7 @@ class ServerProcess:
 
     async def ready(self) -> None:
         async with httpx.AsyncClient(base_url=self.url) as c:
-            for _ in range(150):
+            for _ in range(600):  # a hang guard: on a busy machine starting takes a while
                 try:
                     if (await c.get("/api/health")).status_code == 200:
                         return
@@ -164,3 +166,50 @@ async def test_an_idea_created_in_one_process_shows_in_anothers_cached_list(
         while created["id"] not in {i["id"] for i in (await on_b.get(path)).json()["items"]}:
             assert time.monotonic() < deadline, "the other process kept serving its old page"
             await asyncio.sleep(0.02)
+
+
+async def test_a_cut_listener_degrades_gently_and_reconnects(
+    two_servers: tuple[ServerProcess, ServerProcess], settings: Settings
+) -> None:
+    """With the LISTEN connections cut, processes keep answering from short-lived caches and reconnect."""
+    a, b = two_servers
+    customer = await login_token(b.url, CUSTOMER, "customer")
+    educator = await login_token(a.url, EDUCATOR_A, "educator")
+    path = "/api/trade-ideas?market=crypto&status=active"
+    dsn = settings.resolved_database_url.replace("postgresql+asyncpg://", "postgresql://")
+    admin = await asyncpg.connect(dsn)
+    try:
+        cut = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE application_name = $1 AND datname = current_database()",
+            LISTENER_NAME,
+        )
+        assert cut >= 2
+    finally:
+        await admin.close()
+    async with httpx.AsyncClient(base_url=b.url, headers={"Authorization": f"Bearer {customer}"}) as on_b:
+        for _ in range(20):
+            assert (await on_b.get(path)).status_code == 200  # no errors while reconnecting
+        created = await _publish_idea(a.url, educator, marketType="Crypto", ideaType="Exchange", pair="ADA/USDT")
+        deadline = time.monotonic() + 10
+        while created["id"] not in {i["id"] for i in (await on_b.get(path)).json()["items"]}:
+            assert time.monotonic() < deadline, "the other process kept serving its old page"
+            await asyncio.sleep(0.05)
+        while (await on_b.get("/api/health")).json()["events"] != "live":
+            assert time.monotonic() < deadline + 30, "the listener did not reconnect"
+            await asyncio.sleep(0.1)
+
+
+async def test_logout_in_one_process_ends_the_sessions_streams_in_another(
+    two_servers: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_servers
+    token = await login_token(a.url, CUSTOMER, "customer")
+    async with SSEClient(b.url, token) as through_route:
+        async with httpx.AsyncClient(base_url=b.url, headers={"Authorization": f"Bearer {token}"}) as on_b:
+            assert (await on_b.get("/api/auth/user")).status_code == 200  # B caches the session
+        async with SSEClient(b.url, token) as with_cached_session:
+            async with httpx.AsyncClient(base_url=a.url, headers={"Authorization": f"Bearer {token}"}) as on_a:
+                assert (await on_a.post("/api/auth/logout")).status_code == 204
+            assert await through_route.ended()
+            assert await with_cached_session.ended()

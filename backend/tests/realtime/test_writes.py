@@ -8,6 +8,7 @@ from starlette.types import Message
 
 from tests.realtime.conftest import LiveServer, SSEClient
 from tests.realtime.test_events import emit
+from tradeideas.core.deps import component_of
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.eager import send_now
 from tradeideas.realtime.subscriber import END, Subscriber, body
@@ -69,7 +70,7 @@ async def _await(unfinished: object) -> None:
 
 async def test_frames_queue_behind_a_held_up_write_and_keep_their_order() -> None:
     send = FakeSend()
-    sub = Subscriber(1, False, maxsize=10)
+    sub = Subscriber(1, 1, False, maxsize=10)
     sub.offer((1, b"a"))  # not live yet: queued for the stream's own task
     await sub.flush(send)
     assert send.bodies == [b"a"]
@@ -95,7 +96,7 @@ async def test_frames_queue_behind_a_held_up_write_and_keep_their_order() -> Non
 
 async def test_ids_sent_by_the_replay_are_not_sent_again() -> None:
     send = FakeSend()
-    sub = Subscriber(1, False, maxsize=10)
+    sub = Subscriber(1, 1, False, maxsize=10)
     sub.offer((6, b"queued during the replay"))
     sub.offer((9, b"new while replaying"))
     sub.replayed = frozenset({6, 7})
@@ -114,7 +115,7 @@ async def _until(condition: object, seconds: float = 5) -> None:
 
 
 async def test_a_client_that_leaves_is_unsubscribed(app: FastAPI, live: LiveServer, customer_token: str) -> None:
-    broker: Broker = live.app.state.broker
+    broker: Broker = component_of(live.app, Broker)
     async with SSEClient(live.url, customer_token) as client:
         await _until(lambda: len(broker.subscribers) == 1)
         event_id = await emit(app, "idea.created", {"id": 1})
@@ -125,7 +126,7 @@ async def test_a_client_that_leaves_is_unsubscribed(app: FastAPI, live: LiveServ
 async def test_a_dropped_stream_ends_its_response_and_its_request(
     app: FastAPI, live: LiveServer, customer_token: str
 ) -> None:
-    broker: Broker = live.app.state.broker
+    broker: Broker = component_of(live.app, Broker)
     async with SSEClient(live.url, customer_token) as client:
         await _until(lambda: len(broker.subscribers) == 1)
         (sub,) = broker.subscribers
@@ -138,7 +139,7 @@ async def test_a_client_that_stops_reading_gets_every_frame_in_order_once_it_rea
     app: FastAPI, live: LiveServer, customer_token: str
 ) -> None:
     """uvicorn holds `send` up while the socket is full: frames queue behind it, then flow again, in order."""
-    broker: Broker = live.app.state.broker
+    broker: Broker = component_of(live.app, Broker)
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.setblocking(False)

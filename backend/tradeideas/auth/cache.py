@@ -1,10 +1,10 @@
 """Resolved sessions kept in memory, so most requests learn who is calling without a database round trip.
 
 Correctness rests on events, not on timeouts: every change to a user or their sessions (logout, password
-change, disabling, profile edits) records a `user.changed` event, and every process drops that user's
-entries when it hears it; this process at commit, before its response leaves, the others as soon as
-PostgreSQL delivers the NOTIFY. While events cannot arrive (the LISTEN connection is down) the cache is
-not used at all. Entries are also bounded in number and age, so memory stays flat.
+change, disabling, profile edits) publishes `UserChanged`, and every process drops that user's entries
+when it hears it; this process at commit, before its response leaves, the others as soon as PostgreSQL
+delivers the NOTIFY. While events cannot arrive (the LISTEN connection is down) entries live only a few
+seconds (see `core.cache`). Entries are also bounded in number and age, so memory stays flat.
 """
 
 from collections.abc import Callable, MutableMapping
@@ -14,10 +14,7 @@ from datetime import datetime
 from sqlalchemy.orm import make_transient_to_detached
 
 from tradeideas.auth.models import Session, User
-from tradeideas.core.cache import EventGuardedCache, bounded_store
-from tradeideas.realtime.models import Event
-
-USER_CHANGED = "user.changed"
+from tradeideas.core.cache import EventGuardedCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +36,8 @@ def detached_copy(user: User) -> User:
 
 class SessionCache(EventGuardedCache):
     def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
-        super().__init__(maxsize, live)
-        self._entries: MutableMapping[str, CachedLogin] = bounded_store(maxsize, max_age_seconds)
+        super().__init__(maxsize, max_age_seconds, live)
+        self._entries: MutableMapping[str, CachedLogin] = self.store()
 
     def get(self, token_hash: str) -> CachedLogin | None:
         return self._entries.get(token_hash) if self.usable() else None
@@ -57,14 +54,6 @@ class SessionCache(EventGuardedCache):
         for token_hash, login in list(self._entries.items()):
             if login.user.id == user_id:
                 del self._entries[token_hash]
-
-    def clear(self) -> None:
-        self.dropped()
-        self._entries.clear()
-
-    def on_event(self, event: Event) -> None:
-        if event.type == USER_CHANGED:
-            self.forget_user(int(event.payload["userId"]))
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -13,6 +13,7 @@ from tradeideas.media.models import media_url
 class Role(StrEnum):
     CUSTOMER = "customer"
     EDUCATOR = "educator"
+    ADMIN = "admin"  # operators: the admin area only
 
 
 class User(Base):
@@ -33,6 +34,10 @@ class User(Base):
     is_public: Mapped[bool] = mapped_column(Boolean, default=True)
     avatar_path: Mapped[str | None] = mapped_column(String(200), default=None)
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Invited by an admin and not yet accepted: no usable password until the invitation link is used.
+    invited: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Set at login and when a session is slid forward (at most once per SESSION_REFRESH_HOURS).
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 
@@ -43,7 +48,8 @@ class User(Base):
     @property
     def display_name(self) -> str:
         name = f"{self.first_name} {self.last_name}".strip()
-        return name or ("Professional Educator" if self.role == Role.EDUCATOR else "Customer")
+        fallback = {Role.EDUCATOR.value: "Professional Educator", Role.ADMIN.value: "Administrator"}
+        return name or fallback.get(self.role, "Customer")
 
 
 class Session(Base):

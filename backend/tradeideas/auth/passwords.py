@@ -9,10 +9,6 @@ _hasher = PasswordHasher()  # argon2id with the library's current recommended pa
 _DUMMY_HASH = _hasher.hash("not-a-real-password")
 
 
-def hash_password_sync(password: str) -> str:
-    return _hasher.hash(password)
-
-
 async def hash_password(password: str) -> str:
     return await anyio.to_thread.run_sync(_hasher.hash, password)
 

@@ -6,7 +6,7 @@ from tradeideas.auth import service
 from tradeideas.auth.models import User
 from tradeideas.auth.schemas import CurrentUser, LoginRequest, LoginResponse
 from tradeideas.core.deps import AppSettings, DbSession
-from tradeideas.permissions import AnyUser, Public, clear_session_cookie, set_session_cookie
+from tradeideas.permissions import Public, SignedIn, clear_session_cookie, set_session_cookie
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
@@ -39,13 +39,13 @@ async def login(
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
-async def logout(principal: AnyUser, db: DbSession, response: Response) -> None:
+async def logout(principal: SignedIn, db: DbSession, response: Response) -> None:
     """End the current session at once; its cookie and token stop working."""
     await service.revoke_session(db, principal.user, principal.session_id)
     clear_session_cookie(response)
 
 
 @router.get("/user")
-async def current_user(principal: AnyUser) -> CurrentUser:
+async def current_user(principal: SignedIn) -> CurrentUser:
     """The logged-in user; also slides the session's 30-day lifetime forward once a day."""
     return current_user_out(principal.user)

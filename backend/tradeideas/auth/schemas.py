@@ -8,9 +8,10 @@ from tradeideas.core.schemas import CamelModel
 
 
 class LoginRequest(CamelModel):
-    email: str = Field(max_length=254)
-    password: str = Field(max_length=1024)
-    selected_role: Literal["customer", "educator"] = "customer"
+    # The patterns tell clients what the validators below refuse (with the spec's wording, so not as constraints).
+    email: str = Field(max_length=254, json_schema_extra={"pattern": r"\S"})
+    password: str = Field(max_length=1024, json_schema_extra={"minLength": 1})
+    selected_role: Literal["customer", "educator", "admin"] = "customer"
 
     @field_validator("email")
     @classmethod
@@ -30,7 +31,7 @@ class LoginRequest(CamelModel):
 
 class CurrentUser(CamelModel):
     id: int
-    role: Literal["customer", "educator"]
+    role: Literal["customer", "educator", "admin"]
     first_name: str
     last_name: str
     display_name: str
@@ -55,3 +56,7 @@ class AppConfig(CamelModel):
 class HealthResponse(BaseModel):
     status: Literal["ok"]
     database: Literal["ok"]
+    events: Literal["live", "degraded"] = Field(
+        description="degraded: changes made by other server processes are not heard right now (reconnecting); "
+        "caches then keep entries only seconds"
+    )

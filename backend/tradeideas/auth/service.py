@@ -3,22 +3,25 @@
 import hashlib
 import math
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.cache import USER_CHANGED
+from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
 from tradeideas.db import utcnow
-from tradeideas.realtime.service import SERVER, record_event
+from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
 
 INVALID_CREDENTIALS = "Invalid email or password"
 EDUCATOR_ONLY = "Access denied: Only authorized educators can access this portal."
+ADMIN_ONLY = "Access denied: Only administrators can sign in here."
+ADMIN_PORTAL = "Administrators sign in at /admin/login."
 TOO_MANY_ATTEMPTS = "Too many login attempts. Please wait a few minutes and try again."
 MIN_PASSWORD_LENGTH = 8
 
@@ -34,7 +37,18 @@ class IssuedSession:
     expires_at: datetime
 
 
-async def _check_rate_limit(db: AsyncSession, settings: Settings, email: str, client: str) -> None:
+async def _admit_attempt(db: AsyncSession, settings: Settings, email: str, client: str) -> None:
+    """Count this password attempt against both limits, then refuse it (429) if either is exceeded.
+
+    The attempt is committed first and the limits are checked afterwards, on the request's own connection:
+    each attempt counts every attempt committed before it, so however many arrive at once, at most the
+    limit's number are let through to the (slow) password check. A refused attempt is removed again, so
+    hammering a locked account does not keep it locked. The connection is released before returning, so
+    no request holds one while its password is hashed.
+    """
+    attempt = LoginAttempt(email=email, client=client)
+    db.add(attempt)
+    await db.commit()
     since = utcnow() - timedelta(minutes=settings.login_window_minutes)
     limits = (
         (LoginAttempt.email == email, settings.login_max_failures_per_account),
@@ -48,46 +62,57 @@ async def _check_rate_limit(db: AsyncSession, settings: Settings, email: str, cl
                 )
             )
         ).one()
-        if count >= limit and oldest is not None:
+        if count > limit and oldest is not None:
+            await db.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt.id))
+            await publish(db, LoginLockedOut(email=email, client=client))
+            await db.commit()
             if oldest.tzinfo is None:  # aggregate results bypass the column type on SQLite
                 oldest = oldest.replace(tzinfo=utcnow().tzinfo)
             retry_after = (oldest + timedelta(minutes=settings.login_window_minutes)) - utcnow()
             seconds = max(1, math.ceil(retry_after.total_seconds()))
             raise TooManyRequests(TOO_MANY_ATTEMPTS, headers={"Retry-After": str(seconds)})
+    await db.commit()
 
 
-async def _record_failure(db: AsyncSession, email: str, client: str) -> None:
-    # Written in its own transaction: the request answers with an error and rolls back, but the
-    # failure must still count towards the limit.
-    async with AsyncSession(db.bind) as audit:
-        audit.add(LoginAttempt(email=email, client=client))
-        await audit.commit()
+async def _forgive(db: AsyncSession, email: str) -> None:
+    """A right password forgives this account's earlier failures (and the attempt just counted)."""
+    await db.execute(delete(LoginAttempt).where(LoginAttempt.email == email))
 
 
 async def login(
     db: AsyncSession, settings: Settings, *, email: str, password: str, selected_role: str, client: str
 ) -> IssuedSession:
-    await _check_rate_limit(db, settings, email, client)
     user = (await db.execute(select(User).where(User.email == email))).scalar_one_or_none()
+    await _admit_attempt(db, settings, email, client)
     valid = await verify_password(user.password_hash if user else None, password)
-    if not valid or user is None or user.disabled:
-        await _record_failure(db, email, client)
-        raise Unauthorized(INVALID_CREDENTIALS, code="invalid_credentials")
-    if selected_role == Role.EDUCATOR and user.role != Role.EDUCATOR:
-        raise Forbidden(EDUCATOR_ONLY, code="educator_only")
-    # A successful login forgives this account's earlier failures.
-    await db.execute(delete(LoginAttempt).where(LoginAttempt.email == email))
+    if not valid or user is None or user.disabled or user.invited:
+        raise Unauthorized(INVALID_CREDENTIALS, code="invalid_credentials")  # the attempt stays counted
+    await _forgive(db, email)
+    refusal = _portal_refusal(selected_role, user.role)
+    if refusal is not None:
+        await db.commit()  # the password was right: keep the forgiveness although the answer is an error
+        raise refusal
     return await create_session(db, settings, user)
+
+
+def _portal_refusal(selected_role: str, role: str) -> Forbidden | None:
+    """Educators log in at the educator portal, admins only at /admin/login, and nobody else there."""
+    if selected_role == Role.ADMIN and role != Role.ADMIN:
+        return Forbidden(ADMIN_ONLY, code="admin_only")
+    if role == Role.ADMIN and selected_role != Role.ADMIN:
+        return Forbidden(ADMIN_PORTAL, code="admin_portal")
+    if selected_role == Role.EDUCATOR and role != Role.EDUCATOR:
+        return Forbidden(EDUCATOR_ONLY, code="educator_only")
+    return None
 
 
 async def confirm_password(db: AsyncSession, settings: Settings, user: User, password: str, client: str) -> bool:
     """Check a logged-in user's password (e.g. before changing it) under the same limits as logging in,
     so a stolen session cannot be used to guess the password."""
-    await _check_rate_limit(db, settings, user.email, client)
+    await _admit_attempt(db, settings, user.email, client)
     if not await verify_password(user.password_hash, password):
-        await _record_failure(db, user.email, client)
         return False
-    await db.execute(delete(LoginAttempt).where(LoginAttempt.email == user.email))
+    await _forgive(db, user.email)
     return True
 
 
@@ -95,6 +120,7 @@ async def create_session(db: AsyncSession, settings: Settings, user: User) -> Is
     token = secrets.token_urlsafe(32)  # 256 bits
     now = utcnow()
     expires_at = now + timedelta(days=settings.session_days)
+    user.last_seen_at = now
     db.add(
         Session(user_id=user.id, token_hash=hash_token(token), created_at=now, refreshed_at=now, expires_at=expires_at)
     )
@@ -116,15 +142,28 @@ async def resolve_session(db: AsyncSession, token_hash: str) -> tuple[Session, U
     return session, user
 
 
+async def live_session_ids(db: AsyncSession, user_ids: Iterable[int]) -> set[int]:
+    """The ids of the given users' sessions that still work (not deleted, not expired, user not disabled)."""
+    rows = await db.execute(
+        select(Session.id)
+        .join(User, User.id == Session.user_id)
+        .where(Session.user_id.in_(list(user_ids)), Session.expires_at > utcnow(), User.disabled.is_(False))
+    )
+    return set(rows.scalars())
+
+
 def slide_due(refreshed_at: datetime, settings: Settings) -> bool:
     return utcnow() - refreshed_at >= timedelta(hours=settings.session_refresh_hours)
 
 
-def slide_session(session: Session, settings: Settings) -> bool:
-    """Extend a session's lifetime at most once per refresh interval; True when it was extended."""
+def slide_session(session: Session, settings: Settings, user: User | None = None) -> bool:
+    """Extend a session's lifetime at most once per refresh interval (noting when its user was last seen);
+    True when it was extended."""
     if not slide_due(session.refreshed_at, settings):
         return False
     now = utcnow()
+    if user is not None:
+        user.last_seen_at = now
     session.refreshed_at = now
     session.expires_at = now + timedelta(days=settings.session_days)
     return True
@@ -136,7 +175,7 @@ async def user_changed(db: AsyncSession, user: User) -> None:
     Every server process then drops what it cached about the user: revoked sessions stop working and
     new names and photos show at once, whichever process serves the next request.
     """
-    await record_event(db, USER_CHANGED, {"userId": user.id, "role": user.role}, audience=SERVER)
+    await publish(db, UserChanged(user_id=user.id, role=user.role))
 
 
 async def revoke_session(db: AsyncSession, user: User, session_id: int) -> None:
@@ -152,12 +191,14 @@ async def revoke_all_sessions(db: AsyncSession, user: User, *, except_session_id
     await user_changed(db, user)
 
 
-async def purge_expired(db: AsyncSession, settings: Settings) -> None:
+async def purge_expired(db: AsyncSession, settings: Settings) -> tuple[int, int]:
+    """Delete expired sessions and login attempts older than the limits' window; returns both counts."""
     now = utcnow()
-    await db.execute(delete(Session).where(Session.expires_at <= now))
-    await db.execute(
+    sessions = await db.execute(delete(Session).where(Session.expires_at <= now))
+    attempts = await db.execute(
         delete(LoginAttempt).where(LoginAttempt.created_at < now - timedelta(minutes=settings.login_window_minutes))
     )
+    return int(getattr(sessions, "rowcount", 0) or 0), int(getattr(attempts, "rowcount", 0) or 0)
 
 
 def validate_new_password(password: str) -> None:

@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from tradeideas.core.schemas import CamelModel
+from tradeideas.core.schemas import CamelModel, Id
 
 MAX_MESSAGE_LENGTH = 2000
 MESSAGE_TOO_LONG = f"Message must be {MAX_MESSAGE_LENGTH} characters or fewer"
@@ -62,7 +62,7 @@ class MessageCreate(CamelModel):
     """Needs text or an image; an image alone is sent with the text 'Shared an image'."""
 
     message: MessageText | None = None
-    image_id: int | None = None
+    image_id: Id | None = None
 
 
 class MessageUpdate(CamelModel):

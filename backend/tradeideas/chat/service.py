@@ -11,13 +11,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import User
+from tradeideas.chat.events import ChatMessageCreated, ChatMessageDeleted, ChatMessageUpdated, ChatReactionUpdated
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom, ReactionKind
 from tradeideas.chat.schemas import MessageOut
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import utcnow
 from tradeideas.media import service as media_service
 from tradeideas.media.models import MediaFile
-from tradeideas.realtime.service import record_event
+from tradeideas.realtime.service import publish
 
 ROOM_NAMES = ("Leverage Ideas", "Exchange Ideas")  # the only rooms shown (spec §9)
 DEFAULT_USER_NAME = "Educator"
@@ -80,14 +81,18 @@ async def post_message(
     )
     db.add(message)
     await db.flush()
-    await _publish(db, "chat.message.created", message)
+    await _publish(db, ChatMessageCreated, message)
     return message
 
 
-async def _publish(db: AsyncSession, event_type: str, message: ChatMessage) -> None:
-    """Record the change for live clients in this transaction; viewer-specific flags stay false."""
-    (payload,) = await to_out(db, EVERYONE, [message])
-    await record_event(db, event_type, payload)
+async def _publish(
+    db: AsyncSession,
+    event_class: type[ChatMessageCreated | ChatMessageUpdated | ChatReactionUpdated],
+    message: ChatMessage,
+) -> None:
+    """Publish the change in this transaction; viewer-specific flags stay false."""
+    (shown,) = await to_out(db, EVERYONE, [message])
+    await publish(db, event_class.model_validate(shown.model_dump()))
 
 
 async def edit_message(db: AsyncSession, message: ChatMessage, text: str) -> ChatMessage:
@@ -95,7 +100,7 @@ async def edit_message(db: AsyncSession, message: ChatMessage, text: str) -> Cha
     message.is_edited = True
     message.updated_at = utcnow()
     await db.flush()
-    await _publish(db, "chat.message.updated", message)
+    await _publish(db, ChatMessageUpdated, message)
     return message
 
 
@@ -103,7 +108,7 @@ async def delete_message(db: AsyncSession, message: ChatMessage) -> ChatMessage:
     message.is_deleted = True
     message.updated_at = utcnow()
     await db.flush()
-    await record_event(db, "chat.message.deleted", {"id": message.id, "roomId": message.room_id})
+    await publish(db, ChatMessageDeleted(id=message.id, room_id=message.room_id, user_id=message.user_id))
     return message
 
 
@@ -121,7 +126,7 @@ async def set_reaction(db: AsyncSession, user: User, message: ChatMessage, kind:
         except IntegrityError:
             pass
     if changed:
-        await _publish(db, "chat.reaction.updated", message)
+        await _publish(db, ChatReactionUpdated, message)
     return message
 
 

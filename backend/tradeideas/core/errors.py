@@ -6,7 +6,9 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import _iter_included_route_candidates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 log = logging.getLogger("tradeideas")
 
@@ -24,8 +26,10 @@ class AppError(Exception):
         code: str | None = None,
         status_code: int | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
+        self.extra = extra or {}  # more fields of the error body (e.g. per-row errors)
         self.message = message
         if code:
             self.code = code
@@ -49,14 +53,14 @@ class NotFound(AppError):
     code = "not_found"
 
 
-class Conflict(AppError):
-    status_code = 409
-    code = "conflict"
-
-
 class Invalid(AppError):
     status_code = 422
     code = "validation_error"
+
+
+class Gone(AppError):
+    status_code = 410
+    code = "gone"
 
 
 class TooManyRequests(AppError):
@@ -81,13 +85,31 @@ def _validation_message(exc: RequestValidationError) -> str:
     return f"{'.'.join(loc)}: {msg}"
 
 
+ID_OUT_OF_RANGE = {"less_than_equal", "greater_than_equal"}
+METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route answers at this path (Starlette's 405 names only the first route's)."""
+    methods: set[str] = set()
+    # FastAPI keeps included routers wrapped; this yields their effective routes (full paths).
+    for route in _iter_included_route_candidates(request.app.router.routes):
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods, key=lambda m: METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER)))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
-        return JSONResponse(error_body(exc.message, exc.code), exc.status_code, headers=exc.headers)
+        return JSONResponse(error_body(exc.message, exc.code, **exc.extra), exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        if any(error.get("loc", ("",))[0] == "path" and error.get("type") in ID_OUT_OF_RANGE for error in exc.errors()):
+            # A path id beyond the id range names no possible resource: it is simply not there.
+            return JSONResponse(error_body("Not found", "not_found"), 404)
         fields = [
             {"field": ".".join(str(p) for p in e.get("loc", ()) if p != "body"), "message": e.get("msg")}
             for e in exc.errors()
@@ -95,12 +117,16 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(error_body(_validation_message(exc), "validation_error", errors=fields), 422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else "Request failed"
+        message = {404: "Not found", 405: "Method not allowed"}.get(exc.status_code, message)
         code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(
             exc.status_code, "http_error"
         )
-        return JSONResponse(error_body(message, code), exc.status_code, headers=getattr(exc, "headers", None))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": allowed_methods(request)}
+        return JSONResponse(error_body(message, code), exc.status_code, headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

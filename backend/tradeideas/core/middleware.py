@@ -1,13 +1,16 @@
-"""Pure-ASGI middleware: security headers, CSRF origin check and request body limits.
+"""Pure-ASGI middleware: security headers, CSRF origin check, request body limits, JSON compression.
 
 Pure ASGI (not BaseHTTPMiddleware) so that streamed responses such as Server-Sent Events pass
 through untouched.
 """
 
+import gzip
 import json
 from collections.abc import Awaitable
 from urllib.parse import urlsplit
 
+from cachetools import LRUCache
+from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSP = "; ".join(
@@ -16,7 +19,10 @@ CSP = "; ".join(
         "script-src 'self'",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:",
-        "media-src 'self' blob: https:",
+        # Voice notes are our own files; blob: replays a recording before it is uploaded.
+        "media-src 'self' blob:",
+        # Only the two video players the idea card embeds.
+        "frame-src https://www.youtube-nocookie.com https://player.vimeo.com",
         "font-src 'self' data:",
         "connect-src 'self'",
         "manifest-src 'self'",
@@ -33,9 +39,13 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"strict-origin-when-cross-origin"),
     (b"x-frame-options", b"DENY"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+    (b"permissions-policy", b"camera=(), microphone=(self), geolocation=()"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+
+# API answers depend on who asks (and the login answer carries the session token): no cache, shared or
+# private, may keep them. A route that is the same for everyone may set its own Cache-Control.
+API_HEADERS = [*SECURITY_HEADERS, (b"cache-control", b"no-store")]
 
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -49,7 +59,7 @@ async def _send_error(send: Send, status: int, message: str, code: str) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
-                *SECURITY_HEADERS,
+                *API_HEADERS,
             ],
         }
     )
@@ -80,7 +90,7 @@ class SecurityMiddleware:
             return _send_error(send, 413, "Request body too large", "payload_too_large")
         if declared is None and scope["method"] in UNSAFE_METHODS:
             return self._with_buffered_body(scope, receive, send, limit)
-        return self.app(scope, receive, _with_security_headers(send))
+        return self.app(scope, receive, _with_security_headers(send, _headers_for(scope)))
 
     async def _with_buffered_body(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         """Chunked upload without a length: read it here, within the limit, then replay it."""
@@ -103,16 +113,19 @@ class SecurityMiddleware:
         async def replay() -> Message:
             return buffered.pop() if buffered else await receive()
 
-        await self.app(scope, replay, _with_security_headers(send))
+        await self.app(scope, replay, _with_security_headers(send, _headers_for(scope)))
 
 
-def _with_security_headers(send: Send) -> Send:
+def _headers_for(scope: Scope) -> list[tuple[bytes, bytes]]:
+    path: str = scope["path"]
+    return API_HEADERS if path.startswith("/api/") or path == "/api" else SECURITY_HEADERS
+
+
+def _with_security_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
     async def send_with_headers(message: Message) -> None:
         if message["type"] == "http.response.start":
             existing = {k.lower() for k, _ in message.get("headers", [])}
-            message["headers"] = list(message.get("headers", [])) + [
-                h for h in SECURITY_HEADERS if h[0] not in existing
-            ]
+            message["headers"] = list(message.get("headers", [])) + [h for h in headers if h[0] not in existing]
         await send(message)
 
     return send_with_headers
@@ -128,3 +141,74 @@ def _same_origin(headers: dict[str, str]) -> bool:
         return False
     host = headers.get("host", "")
     return urlsplit(origin).netloc.lower() == host.lower()
+
+
+# JSON answers at least this large are gzipped (smaller ones gain nothing worth the CPU).
+COMPRESS_MIN_BYTES = 1024
+EVENTS_PATH = "/api/events"
+# Recently compressed answers, by content: the busiest answers (a customer's cached page of ideas) are the
+# very same bytes again and again, and gzipping 60 KB costs about a millisecond each time.
+COMPRESSED_ENTRIES = 256
+GZIP_LEVEL = 6
+
+
+class CompressJSON:
+    """Gzips API answers of 1 KB and more for clients that accept it, remembering recent results; the
+    event stream and the SPA's files (precompressed at build time) pass untouched, without an extra frame.
+
+    API answers are sent in one piece; one that streams its body (or already names an encoding) is passed
+    through as it is.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._compressed: LRUCache[tuple[int, int], tuple[bytes, bytes]] = LRUCache(COMPRESSED_ENTRIES)
+
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        path: str = scope["path"] if scope["type"] == "http" else ""
+        if path.startswith("/api/") and path != EVENTS_PATH and _accepts_gzip(scope):
+            return self.app(scope, receive, self._compressing(send))
+        return self.app(scope, receive, send)
+
+    def _compressing(self, send: Send) -> Send:
+        start: Message | None = None
+
+        async def send_compressed(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message  # held until the body shows whether it is worth compressing
+                return
+            if start is None:
+                await send(message)
+                return
+            held, start = start, None
+            body: bytes = message.get("body", b"")
+            headers = MutableHeaders(raw=list(held.get("headers", [])))
+            if message.get("more_body") or len(body) < COMPRESS_MIN_BYTES or "content-encoding" in headers:
+                await send(held)
+                await send(message)
+                return
+            compressed = self._gzip(body)
+            headers["content-encoding"] = "gzip"
+            headers["content-length"] = str(len(compressed))
+            headers.add_vary_header("Accept-Encoding")
+            await send({**held, "headers": headers.raw})
+            await send({"type": "http.response.body", "body": compressed})
+
+        return send_compressed
+
+    def _gzip(self, body: bytes) -> bytes:
+        key = (hash(body), len(body))  # a bytes object computes its hash once and keeps it
+        found = self._compressed.get(key)
+        if found is not None and (found[0] is body or found[0] == body):
+            return found[1]
+        compressed = gzip.compress(body, GZIP_LEVEL, mtime=0)
+        self._compressed[key] = (body, compressed)
+        return compressed
+
+
+def _accepts_gzip(scope: Scope) -> bool:
+    for name, value in scope["headers"]:
+        if name == b"accept-encoding":
+            return b"gzip" in value
+    return False

@@ -1,32 +1,74 @@
-"""Serves the built single-page app: hashed assets cached forever, everything else falls back to index.html."""
+"""Serves the built single-page app: hashed assets cached forever, everything else falls back to index.html.
 
-from pathlib import Path
+The build writes brotli (.br) and gzip (.gz) copies beside each text asset; the best one the browser
+accepts is sent as is, so nothing is compressed per request.
+"""
 
-from fastapi import FastAPI
+import mimetypes
+from pathlib import Path as FilePath
+from typing import Annotated
+
+from fastapi import FastAPI, Path, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
-
-from tradeideas.core.errors import NotFound
+from starlette.convertors import Convertor, register_url_convertor
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
+# Preferred first.
+PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))
 
 MISSING_BUILD = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Build missing</title></head>
 <body><h1>The web app has not been built</h1><p>Run <code>make run</code> (or <code>make build</code>).</p>
 </body></html>"""
 
 
-def mount_spa(app: FastAPI, static_dir: Path) -> None:
+def _accepted_encodings(request: Request) -> set[str]:
+    accepted = set()
+    for part in request.headers.get("accept-encoding", "").split(","):
+        name, _, params = part.strip().partition(";")
+        if name and params.replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
+            accepted.add(name.lower())
+    return accepted
+
+
+def _file(request: Request, path: FilePath, cache: str) -> FileResponse:
+    """`path`, or its precompressed copy when the browser accepts that encoding."""
+    headers = {"Cache-Control": cache, "Vary": "Accept-Encoding"}
+    media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    accepted = _accepted_encodings(request)
+    for encoding, suffix in PRECOMPRESSED:
+        compressed = path.with_name(path.name + suffix)
+        if encoding in accepted and compressed.is_file():
+            return FileResponse(compressed, media_type=media_type, headers={**headers, "Content-Encoding": encoding})
+    return FileResponse(path, media_type=media_type, headers=headers)
+
+
+class OutsideApiConvertor(Convertor[str]):
+    """Any path except `/api` and below: unknown API paths get the router's 404 (or 405 with the methods
+    the path does have) instead of being claimed by the app's fallback route."""
+
+    regex = r"(?!api(?:/|$)).*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("outside_api", OutsideApiConvertor())
+
+
+def mount_spa(app: FastAPI, static_dir: FilePath) -> None:
     root = static_dir.resolve()
 
-    @app.get("/{path:path}", include_in_schema=False)
-    async def spa(path: str) -> Response:
-        if path.startswith("api/") or path == "api":
-            raise NotFound("Not found")
+    @app.get("/{path:outside_api}", include_in_schema=False)
+    async def spa(path: Annotated[str, Path()], request: Request) -> Response:
         index = root / "index.html"
         if not index.is_file():
             return HTMLResponse(MISSING_BUILD, status_code=503)
         candidate = (root / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(root):
             cache = IMMUTABLE if path.startswith("assets/") else NO_CACHE
-            return FileResponse(candidate, headers={"Cache-Control": cache})
-        return FileResponse(index, headers={"Cache-Control": NO_CACHE})
+            return _file(request, candidate, cache)
+        return _file(request, index, NO_CACHE)

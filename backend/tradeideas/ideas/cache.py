@@ -1,24 +1,21 @@
 """Idea pages and customers' seen marks kept in memory, so the busiest read (a customer opening a market)
 needs no database round trip.
 
-A page is the same for everyone except the customer's NEW flags, so pages are cached once, as JSON, and
-each customer's flags are added from their cached seen marks. Staleness is ruled out by events, not by
-timeouts: any `idea.*` event, or a change to an educator (names and photos appear on ideas), drops every
-page; an `ideas.seen` event drops that customer's marks. This process hears its own events at commit,
-before its response leaves; other processes as soon as PostgreSQL delivers the NOTIFY. While events
-cannot arrive (the LISTEN connection is down) nothing is read from or written to the cache.
+A page is the same for everyone except the customer's NEW flags, so pages are cached once (the ideas as
+JSON-ready objects, and the encoded page for viewers without flags), and each customer's flags come from
+their cached seen marks. Staleness is ruled out by events, not by timeouts: `create_app` subscribes
+`drop_pages` to every idea change and to educators' profile changes (names and photos appear on ideas),
+and `forget_seen` to a customer's `IdeasSeen` and notification settings. This process hears its own
+events at commit, before its response leaves; other processes as soon as PostgreSQL delivers the NOTIFY.
+While events cannot arrive, entries live only seconds (see `core.cache`).
 """
 
 from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from tradeideas.auth.cache import USER_CHANGED
-from tradeideas.auth.models import Role
-from tradeideas.core.cache import EventGuardedCache, bounded_store
-from tradeideas.realtime.models import Event
-
-SEEN_CHANGED = "ideas.seen"
+from tradeideas.core.cache import EventGuardedCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,34 +24,50 @@ class CachedIdea:
     market: str
     created_at: datetime
     completed: bool
-    # The idea's JSON object without `isNew` and without its closing brace.
-    json_head: bytes
+    educator_id: int
+    # The idea as the API returns it, `isNew` left null (filled per customer when the page is sent).
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class CachedPage:
     ideas: tuple[CachedIdea, ...]
     next_cursor: str | None
+    # The whole page as sent to viewers without NEW flags (educators).
+    shared_json: bytes
 
 
 @dataclass(frozen=True, slots=True)
 class SeenMarks:
-    """A customer's seen state: everything up to a per-market watermark, plus ideas marked one by one."""
+    """A customer's seen state: everything up to a per-market watermark, plus ideas marked one by one,
+    and which markets they follow (an idea is NEW only in a market whose notifications are on)."""
 
     forex_until: datetime | None
     crypto_until: datetime | None
     idea_ids: frozenset[int]
+    notify_forex: bool = True
+    notify_crypto: bool = True
+    muted_educators: frozenset[int] = frozenset()
 
-    def is_new(self, idea_id: int, market: str, created_at: datetime, completed: bool) -> bool:
-        until = self.forex_until if market == "forex" else self.crypto_until
+    def is_new(self, idea_id: int, market: str, created_at: datetime, completed: bool, educator_id: int) -> bool:
+        forex = market == "forex"
+        if not (self.notify_forex if forex else self.notify_crypto) or educator_id in self.muted_educators:
+            return False
+        until = self.forex_until if forex else self.crypto_until
         return not completed and idea_id not in self.idea_ids and (until is None or created_at > until)
 
 
 class IdeaCache(EventGuardedCache):
     def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
-        super().__init__(maxsize, live)
-        self._pages: MutableMapping[Hashable, CachedPage] = bounded_store(maxsize, max_age_seconds)
-        self._seen: MutableMapping[int, SeenMarks] = bounded_store(maxsize, max_age_seconds)
+        super().__init__(maxsize, max_age_seconds, live)
+        self._pages: MutableMapping[Hashable, CachedPage] = self.store()
+        self._seen: MutableMapping[int, SeenMarks] = self.store()
+        # A customer's last answer for a page: valid while both the page and their marks are the very objects
+        # it was built from (any drop replaces or removes them), so it needs no invalidation of its own.
+        # Whole answers are large (up to 100 ideas): keep fewer of them.
+        self._answers: MutableMapping[tuple[Hashable, int], tuple[CachedPage, SeenMarks, bytes]] = self.store(
+            maxsize // 10
+        )
 
     def page(self, key: Hashable) -> CachedPage | None:
         return self._pages.get(key) if self.usable() else None
@@ -70,11 +83,20 @@ class IdeaCache(EventGuardedCache):
         if self.may_store(generation):
             self._seen[user_id] = marks
 
-    def on_event(self, event: Event) -> None:
-        payload = event.payload
-        if event.type.startswith("idea.") or (event.type == USER_CHANGED and payload.get("role") == Role.EDUCATOR):
-            self.dropped()
-            self._pages.clear()
-        elif event.type == SEEN_CHANGED:
-            self.dropped()
-            self._seen.pop(int(payload["userId"]), None)
+    def answer(self, key: Hashable, user_id: int, page: CachedPage, marks: SeenMarks) -> bytes | None:
+        found = self._answers.get((key, user_id)) if self.usable() else None
+        if found is None or found[0] is not page or found[1] is not marks:
+            return None
+        return found[2]
+
+    def put_answer(self, key: Hashable, user_id: int, page: CachedPage, marks: SeenMarks, body: bytes) -> None:
+        if self.usable():
+            self._answers[(key, user_id)] = (page, marks, body)
+
+    def drop_pages(self, _event: object = None) -> None:
+        self.dropped()
+        self._pages.clear()
+
+    def forget_seen(self, user_id: int) -> None:
+        self.dropped()
+        self._seen.pop(user_id, None)

@@ -3,7 +3,7 @@
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from tradeideas.auth.models import User
@@ -13,6 +13,8 @@ from tradeideas.media.models import MediaFile
 
 class IdeaStatus(StrEnum):
     ACTIVE = "active"
+    # The spec's reset target: open again, listed with the active ideas.
+    PENDING = "pending"
     SUCCESSFUL = "successful"
     UNSUCCESSFUL = "unsuccessful"
     INVALIDATED = "invalidated"
@@ -30,6 +32,8 @@ class TradeIdea(Base):
         Index("ix_trade_ideas_market_type_feed", "market", "completed", "idea_type", "created_at", "id"),
         # An educator's own ideas, newest first.
         Index("ix_trade_ideas_educator_feed", "educator_id", "created_at", "id"),
+        # An educator's open ideas (closed_at null) and one closing day of their track record.
+        Index("ix_trade_ideas_educator_closed", "educator_id", "closed_at"),
         Index("ix_trade_ideas_feed", "created_at", "id"),
     )
 
@@ -55,6 +59,13 @@ class TradeIdea(Base):
     video_url: Mapped[str | None] = mapped_column(String(500), default=None)
     audio_url: Mapped[str | None] = mapped_column(String(500), default=None)
     edited: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Track record: how it ended (see ideas/outcomes.py), when, and R from the levels at the end of the
+    # correction window; levels changed after that window set `edited_after_publish` (shown on the card).
+    outcome: Mapped[str | None] = mapped_column(String(16), default=None)
+    close_price: Mapped[str | None] = mapped_column(String(64), default=None)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    r_multiple: Mapped[float | None] = mapped_column(Float, default=None)
+    edited_after_publish: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -112,4 +123,25 @@ class CustomerIdeaState(Base):
     # Ideas of a market created at or before this moment count as seen (set when the market is opened).
     forex_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     crypto_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    # Which events reach the customer's phone (markets and educators are switched separately).
+    notify_new_idea: Mapped[bool] = mapped_column(Boolean, default=True)
+    notify_idea_closed: Mapped[bool] = mapped_column(Boolean, default=True)
+    notify_chat: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Quiet hours ("22:00" to "07:00" in an IANA zone): pushes are held and summarised when they end.
+    quiet_start: Mapped[str | None] = mapped_column(String(5), default=None)
+    quiet_end: Mapped[str | None] = mapped_column(String(5), default=None)
+    quiet_timezone: Mapped[str | None] = mapped_column(String(64), default=None)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
+
+
+class MutedEducator(Base):
+    """An educator a customer switched off: no pushes, NEW tags or unseen counts for their ideas.
+
+    Only the exceptions are stored (every educator is on by default); the primary key serves the
+    `NOT EXISTS` lookups of the unseen counts and the push queue.
+    """
+
+    __tablename__ = "customer_muted_educators"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    educator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)

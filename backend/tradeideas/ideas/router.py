@@ -2,19 +2,18 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Response, status
 
-from tradeideas.core.deps import DbSession
+from tradeideas.core.clock import AppClock
+from tradeideas.core.deps import DbSession, component, query_model
+from tradeideas.core.schemas import PathId
 from tradeideas.ideas import service
 from tradeideas.ideas.schemas import (
-    MAX_CURSOR_LENGTH,
     IdeaCreate,
+    IdeaListQuery,
     IdeaOut,
     IdeaPage,
     IdeaUpdate,
-    ListIdeaType,
-    ListMarket,
-    ListStatus,
     NotificationSettings,
     RevisionOut,
     SeenRequest,
@@ -26,29 +25,27 @@ from tradeideas.permissions import AnyUser, CustomerOnly, EducatorOnly, ensure_o
 router = APIRouter(prefix="/api", tags=["trade ideas"])
 
 
-@router.get("/trade-ideas", response_model=IdeaPage)
+parse_list_query, LIST_QUERY_PARAMETERS = query_model(IdeaListQuery)
+
+
+@router.get("/trade-ideas", response_model=IdeaPage, openapi_extra=LIST_QUERY_PARAMETERS)
 async def list_trade_ideas(
-    request: Request,
     principal: AnyUser,
-    db: DbSession,
-    market: ListMarket | None = None,
-    idea_type: Annotated[ListIdeaType | None, Query(alias="ideaType")] = None,
-    status: ListStatus | None = None,
-    educator_id: Annotated[int | None, Query(alias="educatorId")] = None,
-    limit: Annotated[int, Query(ge=1, le=service.MAX_LIMIT)] = service.DEFAULT_LIMIT,
-    cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_LENGTH)] = None,
+    query: Annotated[IdeaListQuery, Depends(parse_list_query)],
+    pages: Annotated[service.IdeaPages, Depends(component(service.IdeaPages))],
 ) -> Response:
     """Ideas newest first; `status=active` open ideas, `status=completed` history; pass nextCursor on."""
-    filters = service.IdeaFilter(market, idea_type, status, educator_id, limit, cursor)
+    filters = service.IdeaFilter(
+        query.market, query.idea_type, query.status, query.educator_id, query.limit, query.cursor
+    )
     viewer = service.viewer_of(principal.id, principal.role)
-    body = await service.list_ideas_json(db, request.app.state.idea_cache, viewer, filters)
-    return Response(body, media_type="application/json")
+    return Response(await pages.json(viewer, filters), media_type="application/json")
 
 
 @router.post("/trade-ideas", status_code=status.HTTP_201_CREATED)
-async def create_trade_idea(body: IdeaCreate, principal: EducatorOnly, db: DbSession) -> IdeaOut:
+async def create_trade_idea(body: IdeaCreate, principal: EducatorOnly, db: DbSession, clock: AppClock) -> IdeaOut:
     """Publish a trade idea (status active) with up to 3 uploaded images."""
-    idea = await service.create_idea(db, principal.id, body)
+    idea = await service.create_idea(db, principal.id, body, clock.now())
     return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
@@ -58,41 +55,45 @@ async def mark_trade_ideas_seen(body: SeenRequest, principal: CustomerOnly, db: 
     return await service.mark_seen(db, principal.id, body.idea_ids, body.market)
 
 
-@router.get("/trade-ideas/{idea_id}", responses={404: {}})
-async def get_trade_idea(idea_id: int, principal: AnyUser, db: DbSession) -> IdeaOut:
+@router.get("/trade-ideas/{idea_id:int}", responses={404: {}})
+async def get_trade_idea(idea_id: PathId, principal: AnyUser, db: DbSession) -> IdeaOut:
     """One trade idea."""
     idea = await service.get_idea(db, idea_id)
     return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
-@router.patch("/trade-ideas/{idea_id}", responses={404: {}})
-async def update_trade_idea(idea_id: int, body: IdeaUpdate, principal: EducatorOnly, db: DbSession) -> IdeaOut:
+@router.patch("/trade-ideas/{idea_id:int}", responses={404: {}})
+async def update_trade_idea(
+    idea_id: PathId, body: IdeaUpdate, principal: EducatorOnly, db: DbSession, clock: AppClock
+) -> IdeaOut:
     """Edit any subset of an own idea's fields; each change is kept as a revision."""
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
-    idea = await service.update_idea(db, idea, principal.id, body)
+    idea = await service.update_idea(db, idea, principal.id, body, clock.now())
     return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
-@router.put("/trade-ideas/{idea_id}", responses={404: {}})
-async def set_trade_idea_status(idea_id: int, body: StatusUpdate, principal: EducatorOnly, db: DbSession) -> IdeaOut:
-    """Set an own idea's status: successful, unsuccessful, invalidated or active (reset)."""
+@router.put("/trade-ideas/{idea_id:int}", responses={404: {}})
+async def set_trade_idea_status(
+    idea_id: PathId, body: StatusUpdate, principal: EducatorOnly, db: DbSession, clock: AppClock
+) -> IdeaOut:
+    """Set an own idea's status and outcome (exit reached, manual close at a price, stopped, not triggered)."""
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
-    idea = await service.set_status(db, idea, principal.id, body.status)
+    idea = await service.set_status(db, idea, principal.id, body.status, body.outcome, body.close_price, clock.now())
     return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
-@router.delete("/trade-ideas/{idea_id}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {}})
-async def delete_trade_idea(idea_id: int, principal: EducatorOnly, db: DbSession) -> None:
-    """Delete an own idea with its images links, revisions and seen marks."""
+@router.delete("/trade-ideas/{idea_id:int}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {}, 409: {}})
+async def delete_trade_idea(idea_id: PathId, principal: EducatorOnly, db: DbSession, clock: AppClock) -> None:
+    """Delete an own open idea (completed ideas stay in the track record: 409)."""
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
-    await service.delete_idea(db, idea)
+    await service.delete_idea(db, idea, clock.now())
 
 
-@router.get("/trade-ideas/{idea_id}/revisions", responses={404: {}})
-async def list_trade_idea_revisions(idea_id: int, principal: AnyUser, db: DbSession) -> list[RevisionOut]:
+@router.get("/trade-ideas/{idea_id:int}/revisions", responses={404: {}})
+async def list_trade_idea_revisions(idea_id: PathId, principal: AnyUser, db: DbSession) -> list[RevisionOut]:
     """Every change made to an idea after publication, newest first, with the editor's name."""
     return await service.list_revisions(db, idea_id)
 

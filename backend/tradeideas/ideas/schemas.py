@@ -1,11 +1,14 @@
 """Request and response bodies of the trade-idea routes (JSON in camelCase)."""
 
 from datetime import datetime
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+from zoneinfo import available_timezones
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, WithJsonSchema, field_validator, model_validator
+from pydantic.alias_generators import to_camel
 
-from tradeideas.core.schemas import CamelModel
+from tradeideas.core.schemas import CamelModel, Id
 
 REQUIRED_FIELDS = "Please fill in all required fields"
 TOO_MANY_PHOTOS = "You can upload maximum 3 photos per trade idea."
@@ -19,11 +22,13 @@ URL_MAX = 500
 MarketType = Literal["Forex", "Crypto"]
 OrderType = Literal["BUY", "SELL"]
 IdeaType = Literal["Leverage", "Exchange"]
-# Query values of the idea list (the route and its in-memory fast path, ideas/memory.py, both use these).
+# Query values of the idea list.
 ListMarket = Literal["forex", "crypto"]
 ListIdeaType = Literal["leverage", "exchange"]
-ListStatus = Literal["active", "completed", "successful", "unsuccessful", "invalidated"]
+ListStatus = Literal["active", "completed", "pending", "successful", "unsuccessful", "invalidated"]
 MAX_CURSOR_LENGTH = 200
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
 
 _MARKET_TYPES = {"forex": "Forex", "crypto": "Crypto"}
 _ORDER_TYPES = {"buy": "BUY", "sell": "SELL", "bullish": "BUY", "bearish": "SELL"}
@@ -68,6 +73,7 @@ def _text(value: Any, field: str) -> str | None:
 
 
 def _url(value: Any, label: str) -> str | None:
+    """An https link (no javascript:, data: or plain http:), or None for empty."""
     if value is None:
         return None
     if not isinstance(value, str):
@@ -75,9 +81,16 @@ def _url(value: Any, label: str) -> str | None:
     link: str = value.strip()
     if not link:
         return None
-    if len(link) > URL_MAX or not link.lower().startswith(("https://", "http://")) or any(c.isspace() for c in link):
-        raise ValueError(f"{label} must be an http(s) link of at most {URL_MAX} characters")
+    host = link[8:].split("/", 1)[0] if link.lower().startswith("https://") else ""
+    if len(link) > URL_MAX or not host or any(c.isspace() or ord(c) < 32 for c in link):
+        raise ValueError(f"{label} must be an https:// link of at most {URL_MAX} characters")
     return link
+
+
+# What `_text` accepts, said in the OpenAPI text: a JSON number (an honest mistake for a level) is taken as text.
+TextOrNumber = Annotated[
+    str | None, WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}]})
+]
 
 
 class _IdeaFields(CamelModel):
@@ -88,18 +101,18 @@ class _IdeaFields(CamelModel):
     market_type: MarketType | None = None
     order_type: OrderType | None = None
     idea_type: IdeaType | None = None
-    pair: str | None = None
-    time_frame: str | None = None
-    entry1: str | None = None
-    entry2: str | None = None
-    invalidation_level: str | None = None
-    exit1: str | None = None
-    exit2: str | None = None
-    exit3: str | None = None
-    notes: str | None = None
-    image_ids: list[int] | None = None
-    video_url: str | None = None
-    audio_url: str | None = None
+    pair: TextOrNumber = None
+    time_frame: TextOrNumber = None
+    entry1: TextOrNumber = None
+    entry2: TextOrNumber = None
+    invalidation_level: TextOrNumber = None
+    exit1: TextOrNumber = None
+    exit2: TextOrNumber = None
+    exit3: TextOrNumber = None
+    notes: TextOrNumber = None
+    image_ids: list[Id] | None = None
+    video_url: str | None = Field(default=None, description="https only; YouTube and Vimeo links play embedded")
+    audio_id: Id | None = Field(default=None, description="A voice note uploaded with POST /api/media; null removes it")
 
     @field_validator("market_type", mode="before")
     @classmethod
@@ -126,11 +139,6 @@ class _IdeaFields(CamelModel):
     def _video(cls, v: Any) -> str | None:
         return _url(v, "videoUrl")
 
-    @field_validator("audio_url", mode="before")
-    @classmethod
-    def _audio(cls, v: Any) -> str | None:
-        return _url(v, "audioUrl")
-
     @field_validator("image_ids", mode="before")
     @classmethod
     def _image_ids(cls, v: Any) -> Any:
@@ -144,7 +152,23 @@ class _IdeaFields(CamelModel):
         return None if v is None else list(dict.fromkeys(v))
 
 
+def _document_required(schema: dict[str, Any]) -> None:
+    """The OpenAPI text says what `_required` enforces (its own message replaces pydantic's "Field required")."""
+    names = [to_camel(f) for f in (*REQUIRED_CHOICES, *REQUIRED_TEXT)]
+    schema["required"] = names
+    for name in names:
+        field = schema["properties"][name]
+        options = [o for o in field.pop("anyOf", []) if o.get("type") != "null"]
+        if len(options) == 1:
+            field.update(options[0])
+        elif options:
+            field["anyOf"] = options
+        field.pop("default", None)
+
+
 class IdeaCreate(_IdeaFields):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_document_required)
+
     @model_validator(mode="after")
     def _required(self) -> "IdeaCreate":
         if any(getattr(self, f) is None for f in (*REQUIRED_CHOICES, *REQUIRED_TEXT)):
@@ -163,21 +187,38 @@ class IdeaUpdate(_IdeaFields):
         return self
 
 
-class StatusUpdate(CamelModel):
-    """successful / unsuccessful complete an idea, invalidated marks a broken setup, active resets it.
+IdeaOutcome = Literal["exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered"]
 
-    Legacy values are accepted: success, failure, pending, reset, invalid.
+
+class StatusUpdate(CamelModel):
+    """successful / unsuccessful complete an idea, invalidated marks a broken setup, pending reopens it.
+
+    Legacy values are accepted: active, success, failure, reset, invalid. `outcome` says how it ended
+    (default exit1 for successful, invalidation for unsuccessful, not_triggered for invalidated);
+    `closePrice` is required for a manual close.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     status: str = Field(max_length=32)
+    outcome: IdeaOutcome | None = None
+    close_price: TextOrNumber = Field(default=None, description="Manual close only: the price closed at")
+
+    @field_validator("close_price", mode="before")
+    @classmethod
+    def _close_price(cls, v: Any) -> str | None:
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            return str(v)
+        if v is None or (isinstance(v, str) and len(v.strip()) <= LEVEL_MAX):
+            return None if v is None or not v.strip() else v.strip()
+        raise ValueError("closePrice must be a number")
 
 
 class IdeaOut(CamelModel):
     id: int
     educator_id: int
     educator_name: str
+    educator_slug: str | None = Field(description="The educator's page: /customer/educators/{slug}")
     educator_image: str | None
     specialty: str | None
     pair: str
@@ -193,16 +234,35 @@ class IdeaOut(CamelModel):
     exit2: str | None
     exit3: str | None
     notes: str | None
-    status: Literal["active", "successful", "unsuccessful", "invalidated"]
+    status: Literal["active", "pending", "successful", "unsuccessful", "invalidated"]
     image_ids: list[int]
     image_urls: list[str]
+    image_full_urls: list[str] = Field(description="The large versions of imageUrls, same order (full-screen viewer)")
     chart_url: str | None
     video_url: str | None
     audio_url: str | None
     created_at: datetime
     updated_at: datetime
     edited: bool
+    edited_after_publish: bool = Field(description="Levels changed after the 15-minute correction window")
+    outcome: IdeaOutcome | None
+    close_price: str | None
+    closed_at: datetime | None
+    r_multiple: float | None = Field(description="Result in multiples of the risk taken, 2 decimals")
     is_new: bool | None = Field(default=None, description="Customers only: not yet seen")
+
+
+class IdeaListQuery(BaseModel):
+    """The idea list's query string (validated as one model: see `core.deps.query_model`)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, extra="ignore", frozen=True)
+
+    market: ListMarket | None = None
+    idea_type: ListIdeaType | None = None
+    status: ListStatus | None = None
+    educator_id: Id | None = None
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
+    cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
 
 
 class IdeaPage(CamelModel):
@@ -226,7 +286,7 @@ class SeenRequest(CamelModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    idea_ids: list[int] = Field(default_factory=list, max_length=500)
+    idea_ids: list[Id] = Field(default_factory=list, max_length=500)
     market: Literal["forex", "crypto"] | None = None
 
 
@@ -236,8 +296,58 @@ class UnseenCounts(CamelModel):
     total: int
 
 
-class NotificationSettings(CamelModel):
+class EventSwitches(CamelModel):
     model_config = ConfigDict(extra="forbid")
 
-    forex: bool = True
-    crypto: bool = True
+    new_idea: StrictBool = True
+    idea_closed: StrictBool = True
+    chat_message: StrictBool = False
+
+
+HH_MM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+
+
+@lru_cache(maxsize=1)
+def _time_zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+class QuietHours(CamelModel):
+    """Pushes wait from `start` to `end` (local time in `timezone`; may span midnight)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    start: str = Field(pattern=HH_MM, examples=["22:00"])
+    end: str = Field(pattern=HH_MM, examples=["07:00"])
+    timezone: str = Field(max_length=64, examples=["Europe/Berlin"], description="An IANA time zone name")
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        if value not in _time_zones():
+            raise ValueError(f"Unknown time zone {value!r}: use an IANA name such as Europe/Berlin")
+        return value
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> "QuietHours":
+        if self.start == self.end:
+            raise ValueError("Quiet hours must end at a different time than they start")
+        return self
+
+
+class NotificationSettings(CamelModel):
+    """What reaches the customer's phone. A push is sent only when its market, educator and event are all on.
+
+    In a PUT, `educators`, `events` and `quietHours` may be left out (unchanged); `quietHours: null` turns
+    quiet hours off; `educators` may name only some educators (the others keep their switch).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    forex: StrictBool = True
+    crypto: StrictBool = True
+    educators: dict[int, StrictBool] | None = Field(
+        default=None, description="Educator id -> on/off (all on by default)"
+    )
+    events: EventSwitches | None = None
+    quiet_hours: QuietHours | None = None

@@ -1,8 +1,9 @@
-"""Uploaded images: re-encoded JPEG files under DATA_DIR/media with server-chosen names."""
+"""Uploaded media under DATA_DIR/media with server-chosen names: re-encoded JPEG images (a card size and
+a large size for the full-screen viewer) and voice notes re-encoded as AAC in MP4."""
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String
+from sqlalchemy import Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from tradeideas.db import Base, UTCDateTime, utcnow
@@ -18,11 +19,20 @@ class MediaFile(Base):
     file_name: Mapped[str] = mapped_column(String(64), unique=True)
     width: Mapped[int] = mapped_column(Integer)
     height: Mapped[int] = mapped_column(Integer)
+    # "image" or "audio"; audio has width and height 0.
+    kind: Mapped[str] = mapped_column(String(8), default="image", server_default="image")
+    # Images: the large version (up to 2048 px wide; the card file itself when that is already the original).
+    full_file_name: Mapped[str | None] = mapped_column(String(64), default=None)
+    duration_seconds: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     @property
     def url(self) -> str:
         return media_url(self.file_name)
+
+    @property
+    def full_url(self) -> str:
+        return media_url(self.full_file_name or self.file_name)
 
 
 def media_url(file_name: str) -> str:

@@ -20,17 +20,21 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 async def upload_media(
     principal: EducatorOnly, db: DbSession, settings: AppSettings, file: Annotated[UploadFile, File()]
 ) -> MediaOut:
-    """Upload one image (multipart field `file`, < 10 MB); returns its id and URL for imageIds."""
-    media = await service.store_image(db, settings, principal.id, file)
-    return MediaOut(id=media.id, url=media.url, width=media.width, height=media.height)
+    """Upload an image (card `url` and large `fullUrl`, for imageIds) or a voice note (audio, <= 5 min, for audioId)."""
+    media = await service.store_upload(db, settings, principal.id, file)
+    if media.kind == "audio":
+        return MediaOut(id=media.id, kind="audio", url=media.url, duration_seconds=media.duration_seconds)
+    return MediaOut(
+        id=media.id, kind="image", url=media.url, full_url=media.full_url, width=media.width, height=media.height
+    )
 
 
 @files_router.get("/{name:path}", include_in_schema=False)
 async def get_media(name: str, settings: AppSettings) -> FileResponse:
-    """Serve an uploaded image (public so it loads in <img>; names are random and unguessable)."""
+    """Serve an uploaded image or voice note (public so it loads in <img>/<audio>; names are unguessable)."""
     path = service.media_path(settings, name)
     return FileResponse(
         path,
-        media_type="image/jpeg",
+        media_type=service.content_type(name),
         headers={"Cache-Control": IMMUTABLE, "X-Content-Type-Options": "nosniff"},
     )

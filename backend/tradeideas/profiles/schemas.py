@@ -1,9 +1,9 @@
 """Request and response bodies of the profile routes."""
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BeforeValidator, Field, field_validator
+from pydantic import BeforeValidator, Field, StrictBool, WithJsonSchema, field_validator
 
 from tradeideas.core.schemas import CamelModel
 
@@ -20,8 +20,10 @@ SPECIALTIES = (
     "Technical Analysis",
     "Fundamental Analysis",
 )
-TRADING_STYLES = ("Scalping", "Day Trading", "Swing Trading", "Position Trading", "Algorithmic Trading")
-TIMEZONES = ("UTC-5", "UTC-6", "UTC-7", "UTC-8", "UTC+0", "UTC+1", "UTC+8")
+TradingStyle = Literal["Scalping", "Day Trading", "Swing Trading", "Position Trading", "Algorithmic Trading"]
+Timezone = Literal["UTC-5", "UTC-6", "UTC-7", "UTC-8", "UTC+0", "UTC+1", "UTC+8"]
+TRADING_STYLES: tuple[str, ...] = get_args(TradingStyle)
+TIMEZONES: tuple[str, ...] = get_args(Timezone)
 
 NAME_TOO_LONG = f"Name must be {MAX_NAME} characters or fewer"
 BIO_TOO_LONG = f"Bio must be {MAX_BIO} characters or fewer"
@@ -32,10 +34,25 @@ BAD_TRADING_STYLE = "Trading style must be one of: " + ", ".join(TRADING_STYLES)
 BAD_TIMEZONE = "Timezone must be one of: " + ", ".join(TIMEZONES)
 
 
+# What `_years` accepts, as the spec has it: a number from 0 to 50, or anything else (text, true/false), which
+# counts as 0 unless it is a number written as text, which must be in range too.
+YEARS_SCHEMA = {
+    "anyOf": [
+        {"type": "number", "minimum": 0, "maximum": 50},
+        {"type": "string"},
+        {"type": "boolean"},
+        {"type": "null"},
+    ],
+    "description": "Whole years from 0 to 50; text that is not a number counts as 0",
+}
+
+
 def _years(value: Any) -> int | None:
     """Numbers (or numeric strings) are kept; anything non-numeric becomes 0, as in the spec."""
     if value is None:
         return None
+    if isinstance(value, dict | list):
+        raise ValueError("Years of experience must be a number")
     if isinstance(value, bool):
         return 0
     if isinstance(value, int | float):
@@ -74,10 +91,10 @@ class ProfileUpdate(CamelModel):
     bio: str | None = None
     specialty: str | None = Field(default=None, description="Educators: one of the seven options; customers: free")
     trading_interests: str | None = Field(default=None, description="Customers' free text, stored as specialty")
-    years_experience: Annotated[int | None, BeforeValidator(_years)] = None
-    trading_style: Annotated[str | None, _choice(TRADING_STYLES, BAD_TRADING_STYLE)] = None
-    timezone: Annotated[str | None, _choice(TIMEZONES, BAD_TIMEZONE)] = None
-    is_public: bool | None = None
+    years_experience: Annotated[int | None, BeforeValidator(_years), WithJsonSchema(YEARS_SCHEMA)] = None
+    trading_style: Annotated[TradingStyle | None, _choice(TRADING_STYLES, BAD_TRADING_STYLE)] = None
+    timezone: Annotated[Timezone | None, _choice(TIMEZONES, BAD_TIMEZONE)] = None
+    is_public: StrictBool | None = None
 
     @field_validator("first_name", "last_name", "display_name")
     @classmethod

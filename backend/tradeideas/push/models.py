@@ -34,6 +34,7 @@ class DeliveryStatus(StrEnum):
     SENDING = "sending"  # claimed by a worker until next_attempt_at (its lease)
     SENT = "sent"
     FAILED = "failed"
+    HELD = "held"  # during the customer's quiet hours, until next_attempt_at; then summarised
 
 
 class PushDelivery(Base):

@@ -1,9 +1,11 @@
 """HTTP routes of Web Push: the VAPID key, subscriptions and test notifications."""
 
-from fastapi import APIRouter, Request, status
+from typing import Annotated
 
-from tradeideas.core.deps import AppSettings, DbSession
-from tradeideas.permissions import AnyUser, EducatorOnly
+from fastapi import APIRouter, Depends, status
+
+from tradeideas.core.deps import AppSettings, DbSession, component
+from tradeideas.permissions import AnyUser, CustomerOnly, EducatorOnly
 from tradeideas.push import service
 from tradeideas.push.schemas import (
     PublicKeyOut,
@@ -13,20 +15,26 @@ from tradeideas.push.schemas import (
     SubscriptionOut,
     UnsubscribeIn,
 )
+from tradeideas.push.worker import PushRuntime
+
+PushRuntimeDep = Annotated[PushRuntime, Depends(component(PushRuntime))]
 
 router = APIRouter(prefix="/api/push", tags=["push"])
 
 
 @router.get("/public-key")
-async def push_public_key(request: Request, principal: AnyUser) -> PublicKeyOut:
+async def push_public_key(principal: AnyUser, push: PushRuntimeDep) -> PublicKeyOut:
     """The VAPID public key to pass to pushManager.subscribe as applicationServerKey."""
-    return PublicKeyOut(public_key=request.app.state.vapid.public_key)
+    assert push.keys is not None  # loaded before the app serves requests
+    return PublicKeyOut(public_key=push.keys.public_key)
 
 
 @router.post("/subscriptions", status_code=status.HTTP_201_CREATED)
-async def subscribe_push(body: SubscriptionIn, principal: AnyUser, db: DbSession) -> SubscriptionOut:
-    """Save this browser's push subscription for the caller (upsert by endpoint)."""
-    sub = await service.subscribe(db, principal.id, body)
+async def subscribe_push(
+    body: SubscriptionIn, principal: AnyUser, db: DbSession, settings: AppSettings
+) -> SubscriptionOut:
+    """Save this browser's push subscription for the caller (upsert by endpoint; allowed push services only)."""
+    sub = await service.subscribe(db, principal.id, body, settings)
     return SubscriptionOut(id=sub.id, endpoint=sub.endpoint)
 
 
@@ -38,8 +46,19 @@ async def unsubscribe_push(body: UnsubscribeIn, principal: AnyUser, db: DbSessio
 
 @router.post("/test")
 async def send_test_push(
-    body: PushTestIn, request: Request, principal: EducatorOnly, db: DbSession, settings: AppSettings
+    body: PushTestIn, principal: EducatorOnly, db: DbSession, settings: AppSettings, push: PushRuntimeDep
 ) -> PushTestOut:
     """Send a test or sample trade notification to the caller's own subscriptions, now."""
-    sender = request.app.state.push_sender
+    sender = push.sender
+    assert sender is not None  # started before the app serves requests
     return await service.send_test_notification(db, sender, principal.user, body, settings.app_name)
+
+
+@router.post("/test-notification")
+async def send_my_test_notification(
+    principal: CustomerOnly, db: DbSession, settings: AppSettings, push: PushRuntimeDep
+) -> PushTestOut:
+    """Send a plain test notification to the customer's own subscriptions now and report what happened."""
+    sender = push.sender
+    assert sender is not None  # started before the app serves requests
+    return await service.send_test_notification(db, sender, principal.user, PushTestIn(kind="test"), settings.app_name)

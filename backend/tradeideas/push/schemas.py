@@ -29,7 +29,7 @@ class SubscriptionIn(CamelModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    endpoint: str = Field(max_length=1000)
+    endpoint: str = Field(max_length=1000, json_schema_extra={"pattern": r"^\s*https?://"})
     keys: SubscriptionKeys
 
     _check_endpoint = field_validator("endpoint")(_endpoint)

@@ -11,6 +11,7 @@ from typing import Any
 import aiohttp
 from pywebpush import WebPusher
 
+from tradeideas.push.endpoints import EndpointPolicy
 from tradeideas.push.vapid import VapidKeys
 from tradeideas.settings import Settings
 
@@ -72,6 +73,7 @@ class Sender:
     def __init__(self, settings: Settings, keys: VapidKeys) -> None:
         self.settings = settings
         self.keys = keys
+        self.endpoints = EndpointPolicy(settings.push_endpoint_hosts)
         self._session: aiohttp.ClientSession | None = None
 
     def _http(self) -> aiohttp.ClientSession:
@@ -87,6 +89,9 @@ class Sender:
             await self._session.close()
 
     async def post_webpush(self, target: WebPushTarget, body: bytes, *, ttl: int | None = None) -> Result:
+        refusal = self.endpoints.refusal(target.endpoint)  # the list may have changed since it was saved
+        if refusal is not None:
+            return Result(Outcome.FAILED, None, refusal)
         headers = {
             **self.keys.headers(target.endpoint),
             "Content-Encoding": "aes128gcm",
@@ -95,7 +100,9 @@ class Sender:
             "Urgency": "high",
         }
         try:
-            async with self._http().post(target.endpoint, data=body, headers=headers) as response:
+            # Never follow a redirect: it could lead anywhere, including into our own network.
+            post = self._http().post(target.endpoint, data=body, headers=headers, allow_redirects=False)
+            async with post as response:
                 return _classify(response.status, await response.text(errors="replace"))
         except (aiohttp.ClientError, TimeoutError, OSError) as exc:
             return Result(Outcome.RETRY, None, f"{type(exc).__name__}: {exc}"[:300])

@@ -1,63 +1,48 @@
 """Subscriptions, the delivery queue (enqueue, claim, record results) and the notification texts.
 
-`enqueue_idea_push` runs inside the ideas service's transaction: the rows become visible (and the
-worker is woken) only when the idea commits, and a failure here is logged and swallowed (inside a
+`enqueue_idea_push` runs inside the transaction that publishes `IdeaCreated`: the rows become visible
+(and the worker is woken) only when the idea commits, and a failure here is logged and swallowed (inside a
 savepoint) so that push problems never fail or delay an idea.
 """
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Integer, String, delete, func, insert, literal, or_, select, true, update
+from sqlalchemy import JSON, Integer, Select, String, delete, exists, func, insert, literal, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import Role, User
+from tradeideas.core.errors import Invalid
 from tradeideas.core.schemas import JsonPayload, json_payload
 from tradeideas.db import UTCDateTime, utcnow
-from tradeideas.ideas.models import CustomerIdeaState
+from tradeideas.ideas.models import CustomerIdeaState, MutedEducator
+from tradeideas.push.endpoints import EndpointPolicy
 from tradeideas.push.models import Channel, DeliveryStatus, PushDelivery, PushSubscription
+from tradeideas.push.quiet import quiet_until
 from tradeideas.push.schemas import PushTestIn, PushTestOut, SubscriptionIn
 from tradeideas.push.sender import Outcome, Result, Sender, WebPushTarget
-from tradeideas.realtime.hooks import after_commit, engine_key
 from tradeideas.settings import Settings
 
 log = logging.getLogger(__name__)
 
-COMMIT_KEY = "push"
 TEST_OK = "PushAlert notification sent successfully!"
 TEST_FAILED = "PushAlert notification failed"
 TRADE_OK = "Trade notification sent successfully!"
 TRADE_FAILED = "Trade notification failed"
 NO_SUBSCRIPTION = "No push subscription for this account: allow notifications in this browser first."
 
-# Settings of the running apps per database, so `enqueue_idea_push(db, ...)` knows whether the
-# messaging channel is configured without the caller passing settings around.
-_SETTINGS: dict[str, list[Settings]] = {}
-
-
-def register_settings(settings: Settings, db_engine_key: str) -> Callable[[], None]:
-    stack = _SETTINGS.setdefault(db_engine_key, [])
-    stack.append(settings)
-
-    def unregister() -> None:
-        if settings in stack:
-            stack.remove(settings)
-
-    return unregister
-
-
-def _settings_for(db: AsyncSession) -> Settings | None:
-    stack = _SETTINGS.get(engine_key(db.get_bind().engine))
-    return stack[-1] if stack else None
-
 
 # ---- subscriptions --------------------------------------------------------------------------------
-async def subscribe(db: AsyncSession, user_id: int, body: SubscriptionIn) -> PushSubscription:
-    """Insert or update by endpoint (a browser re-subscribing, or another user logging in on it)."""
+async def subscribe(db: AsyncSession, user_id: int, body: SubscriptionIn, settings: Settings) -> PushSubscription:
+    """Insert or update by endpoint (a browser re-subscribing, or another user logging in on it); only endpoints
+    of allowed push services (422 otherwise)."""
+    refusal = EndpointPolicy(settings.push_endpoint_hosts).refusal(body.endpoint)
+    if refusal is not None:
+        raise Invalid(refusal, code="endpoint_not_allowed")
     now = utcnow()
     sub = (
         await db.execute(select(PushSubscription).where(PushSubscription.endpoint == body.endpoint))
@@ -104,6 +89,7 @@ def idea_notification(idea: Mapping[str, Any]) -> dict[str, Any]:
         "tag": f"idea-{idea.get('id', 'sample')}",
         "kind": "trade-idea",
         "market": market,
+        "pair": idea.get("pair", ""),
     }
     if idea.get("id") is not None:
         message["ideaId"] = idea["id"]
@@ -118,42 +104,124 @@ def channel_message(notification: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ---- queue ----------------------------------------------------------------------------------------
-async def enqueue_idea_push(db: AsyncSession, idea_payload: JsonPayload) -> int:
-    """Queue one delivery per subscription of customers who allow this market (+ the channel post).
+def closed_notification(idea: Mapping[str, Any]) -> dict[str, Any]:
+    """The push for an idea that ended: how it ended, opening the market's history where it now is.
 
-    Call in the same transaction that creates the idea, with the idea as the API returns it (IdeaOut
-    or its camelCase dict). Returns the number of rows queued; never raises.
+    The ending is the idea's status ("EUR/USD BUY closed: successful"); `ending` is the one place to
+    put a richer outcome phrase ("exit 2 reached") once ideas record it.
+    """
+    market = _market(idea)
+    ending = str(idea.get("status") or "closed")
+    idea_type = str(idea.get("ideaType") or "Leverage").lower()
+    return {
+        "title": f"{idea.get('pair', '')} {str(idea.get('orderType') or '').upper()} closed: {ending}".strip(),
+        "body": f"{idea.get('educatorName') or 'Professional Educator'} · {market.capitalize()} · {idea_type}",
+        "url": f"/customer/{market}/{idea_type}",
+        "tag": f"idea-closed-{idea.get('id', 'sample')}",
+        "kind": "idea-closed",
+        "market": market,
+        "pair": idea.get("pair", ""),
+        "ideaId": idea.get("id"),
+    }
+
+
+async def enqueue_idea_closed_push(
+    db: AsyncSession, idea_payload: JsonPayload, settings: Settings, now: datetime | None = None
+) -> int:
+    """Like `enqueue_idea_push`, for an idea whose status became successful or unsuccessful (`ideaClosed`)."""
+    idea = json_payload(idea_payload)
+    if idea.get("status") not in ("successful", "unsuccessful"):
+        return 0
+    return await enqueue_idea_push(db, idea, settings, now, event="ideaClosed")
+
+
+async def enqueue_idea_push(
+    db: AsyncSession,
+    idea_payload: JsonPayload,
+    settings: Settings,
+    now: datetime | None = None,
+    event: str = "newIdea",
+) -> int:
+    """Queue one delivery per subscription of customers who allow this market, educator and event
+    (+ the channel post for new ideas); customers in their quiet hours get theirs held until they end.
+
+    Subscribed to `IdeaCreated` in `create_app`, so it runs in the transaction that creates the idea,
+    with the idea as the API returns it (or its camelCase dict). Returns the number of rows queued;
+    never raises.
     """
     try:
         idea = json_payload(idea_payload)
         market = _market(idea)
-        message = idea_notification(idea)
+        closed = event == "ideaClosed"
+        message = closed_notification(idea) if closed else idea_notification(idea)
         idea_id = int(idea["id"]) if isinstance(idea.get("id"), int) else None
+        educator_id = idea.get("educatorId") if isinstance(idea.get("educatorId"), int) else None
         notify = CustomerIdeaState.notify_forex if market == "forex" else CustomerIdeaState.notify_crypto
-        now = utcnow()
-        rows = (
-            select(
-                literal(Channel.WEBPUSH.value, String),
-                PushSubscription.id,
-                literal(idea_id, Integer),
-                literal(message, JSON),
-                literal(DeliveryStatus.PENDING.value, String),
-                literal(0, Integer),
-                literal(now, UTCDateTime),
-                literal(now, UTCDateTime),
-                literal(now, UTCDateTime),
+        event_switch = CustomerIdeaState.notify_idea_closed if closed else CustomerIdeaState.notify_new_idea
+        now = now or utcnow()
+        allowed = [
+            User.role == Role.CUSTOMER,
+            User.disabled.is_(False),
+            func.coalesce(notify, true()),
+            func.coalesce(event_switch, true()),
+        ]
+        if educator_id is not None:
+            allowed.append(
+                ~exists().where(
+                    MutedEducator.user_id == PushSubscription.user_id, MutedEducator.educator_id == educator_id
+                )
             )
-            .join(User, User.id == PushSubscription.user_id)
-            .outerjoin(CustomerIdeaState, CustomerIdeaState.user_id == PushSubscription.user_id)
-            .where(User.role == Role.CUSTOMER, User.disabled.is_(False), func.coalesce(notify, true()))
-        )
+
+        def audience(*columns: Any) -> Select[Any]:
+            return (
+                select(*columns)
+                .join(User, User.id == PushSubscription.user_id)
+                .outerjoin(CustomerIdeaState, CustomerIdeaState.user_id == PushSubscription.user_id)
+                .where(*allowed)
+            )
+
+        # Customers without quiet hours (nearly all): one INSERT ... SELECT, however many there are.
+        rows = audience(
+            literal(Channel.WEBPUSH.value, String),
+            PushSubscription.id,
+            literal(idea_id, Integer),
+            literal(message, JSON),
+            literal(DeliveryStatus.PENDING.value, String),
+            literal(0, Integer),
+            literal(now, UTCDateTime),
+            literal(now, UTCDateTime),
+            literal(now, UTCDateTime),
+        ).where(CustomerIdeaState.quiet_start.is_(None))
         columns = ["channel", "subscription_id", "idea_id", "payload", "status", "attempts", "next_attempt_at"]
         columns += ["created_at", "updated_at"]
         async with db.begin_nested():
             result = await db.execute(insert(PushDelivery).from_select(columns, rows))
             queued = int(getattr(result, "rowcount", 0) or 0)
-            settings = _settings_for(db)
-            if settings is not None and settings.telegram_bot_token and settings.telegram_chat_id:
+            quiet = await db.execute(
+                audience(
+                    PushSubscription.id,
+                    CustomerIdeaState.quiet_start,
+                    CustomerIdeaState.quiet_end,
+                    CustomerIdeaState.quiet_timezone,
+                ).where(CustomerIdeaState.quiet_start.is_not(None))
+            )
+            for subscription_id, start, end, zone in quiet:
+                until = quiet_until(start, end, zone, now) if end and zone else None
+                db.add(
+                    PushDelivery(
+                        channel=Channel.WEBPUSH,
+                        subscription_id=subscription_id,
+                        idea_id=idea_id,
+                        payload=message,
+                        status=DeliveryStatus.PENDING if until is None else DeliveryStatus.HELD,
+                        attempts=0,
+                        next_attempt_at=until or now,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
+                queued += 1
+            if settings.telegram_bot_token and settings.telegram_chat_id and not closed:
                 db.add(
                     PushDelivery(
                         channel=Channel.TELEGRAM,
@@ -168,11 +236,52 @@ async def enqueue_idea_push(db: AsyncSession, idea_payload: JsonPayload) -> int:
                     )
                 )
                 queued += 1
-        after_commit(db, COMMIT_KEY)
+            await db.flush()
         return queued
     except Exception:
         log.exception("queueing push notifications for an idea failed; the idea is kept")
         return 0
+
+
+def summary_notification(held: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One notification for what arrived during quiet hours ("3 new ideas while you were away")."""
+    pairs = [str(m.get("pair")) for m in held if m.get("pair")]
+    shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
+    return {
+        "title": f"{len(held)} new ideas while you were away",
+        "body": shown or "Open the app to see them.",
+        "url": "/customer/dashboard",
+        "tag": "quiet-hours-summary",
+        "kind": "summary",
+    }
+
+
+async def release_held(db: AsyncSession, now: datetime | None = None, limit: int = 1000) -> int:
+    """Deliveries held for quiet hours that have ended become due: one per subscription (a summary when
+    several waited). Returns how many subscriptions get a notification."""
+    now = now or utcnow()
+    rows = (
+        await db.execute(
+            select(PushDelivery)
+            .where(PushDelivery.status == DeliveryStatus.HELD, PushDelivery.next_attempt_at <= now)
+            .order_by(PushDelivery.subscription_id, PushDelivery.id)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+    ).scalars()
+    by_subscription: dict[int | None, list[PushDelivery]] = {}
+    for row in rows:
+        by_subscription.setdefault(row.subscription_id, []).append(row)
+    for held in by_subscription.values():
+        first = held[0]
+        if len(held) > 1:
+            first.payload = summary_notification([row.payload for row in held])
+            first.idea_id = None
+            for row in held[1:]:
+                await db.delete(row)
+        first.status, first.next_attempt_at, first.updated_at = DeliveryStatus.PENDING, now, now
+    await db.flush()
+    return len(by_subscription)
 
 
 @dataclass
@@ -284,13 +393,6 @@ async def prune_deliveries(db: AsyncSession, keep_days: float) -> None:
             PushDelivery.status.in_([DeliveryStatus.SENT, DeliveryStatus.FAILED]), PushDelivery.updated_at < cutoff
         )
     )
-
-
-async def pending_count(db: AsyncSession) -> int:
-    stmt = select(func.count()).where(
-        or_(PushDelivery.status == DeliveryStatus.PENDING, PushDelivery.status == DeliveryStatus.SENDING)
-    )
-    return int((await db.execute(stmt)).scalar_one())
 
 
 # ---- test notifications ---------------------------------------------------------------------------

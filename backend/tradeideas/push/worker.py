@@ -1,4 +1,4 @@
-"""The delivery worker: one per process, woken after commits that queue deliveries, polling otherwise.
+"""The delivery worker: one per process, woken when new ideas commit (see `create_app`), polling otherwise.
 
 It claims due rows in batches (never the same row in two processes), encrypts Web Push bodies in a
 thread, posts them concurrently over one connection pool and records the outcomes: sent, retried with
@@ -8,24 +8,16 @@ exponential backoff, failed after PUSH_MAX_ATTEMPTS, or the subscription deleted
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
-
-from fastapi import FastAPI
+from contextlib import suppress
 
 from tradeideas.db import Database
 from tradeideas.push import service
 from tradeideas.push.models import Channel
 from tradeideas.push.sender import Outcome, Result, Sender, encrypt_many
-from tradeideas.push.vapid import load_vapid_keys
-from tradeideas.realtime import hooks
+from tradeideas.push.vapid import VapidKeys, load_vapid_keys
 from tradeideas.settings import Settings
 
 log = logging.getLogger(__name__)
-
-
-def _nothing() -> None:
-    return None
 
 
 LEASE_SECONDS = 120.0
@@ -41,7 +33,6 @@ class PushWorker:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._unregister: Callable[[], None] = _nothing
         self.sent = 0
 
     def wake(self, _queued: object = None) -> None:
@@ -50,11 +41,9 @@ class PushWorker:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._unregister = hooks.register(self.db.engine.sync_engine, service.COMMIT_KEY, self.wake)
         self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
-        self._unregister()
         if self._task is not None:
             self._task.cancel()
             with suppress(asyncio.CancelledError, Exception):
@@ -82,6 +71,8 @@ class PushWorker:
 
     async def run_once(self) -> bool:
         """Claim and send one batch; returns True when there was work (so the caller loops at once)."""
+        async with self.db.sessionmaker() as session, session.begin():
+            await service.release_held(session)  # quiet hours that ended: one (summary) notification each
         async with self.db.sessionmaker() as session, session.begin():
             batch = await service.claim_due(session, self.settings.push_batch_size, LEASE_SECONDS)
         if not batch:
@@ -115,21 +106,29 @@ class PushWorker:
         return list(await asyncio.gather(*jobs))
 
 
-@asynccontextmanager
-async def push_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    settings: Settings = app.state.settings
-    db: Database = app.state.db
-    keys = await asyncio.to_thread(load_vapid_keys, settings)
-    sender = Sender(settings, keys)
-    worker = PushWorker(db, settings, sender)
-    unregister = service.register_settings(settings, hooks.engine_key(db.engine.sync_engine))
-    app.state.vapid = keys
-    app.state.push_sender = sender
-    app.state.push_worker = worker
-    await worker.start()
-    try:
-        yield
-    finally:
-        unregister()
-        await worker.stop()
-        await sender.close()
+class PushRuntime:
+    """This process's Web Push keys, sender and worker; built with the app, started by its lifespan."""
+
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.keys: VapidKeys | None = None
+        self.sender: Sender | None = None
+        self.worker: PushWorker | None = None
+
+    def wake(self, _event: object = None) -> None:
+        """New deliveries were committed: send them now instead of at the next poll."""
+        if self.worker is not None:
+            self.worker.wake()
+
+    async def start(self) -> None:
+        self.keys = await asyncio.to_thread(load_vapid_keys, self.settings)
+        self.sender = Sender(self.settings, self.keys)
+        self.worker = PushWorker(self.db, self.settings, self.sender)
+        await self.worker.start()
+
+    async def stop(self) -> None:
+        if self.worker is not None:
+            await self.worker.stop()
+        if self.sender is not None:
+            await self.sender.close()

@@ -6,24 +6,28 @@ writes made by other programs (the CLI). Each event is loaded from the database 
 bytes once, and offered to every connection whose user is in its audience, which writes it to the socket
 at once (see `subscriber`); a connection that falls too far behind is dropped (the client reconnects with
 Last-Event-ID and replays).
+
+Streams also end with their session: every `UserChanged` event (logout, password change, disabling, a
+later "sign out everywhere") makes each process look up which of that user's sessions still work and
+close the streams opened with any other.
 """
 
 import asyncio
-import json
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from types import FrameType
 from typing import Any
 from weakref import WeakSet
 
 import asyncpg
-from fastapi import FastAPI
+import orjson
 from sqlalchemy.engine import make_url
 
+from tradeideas.auth import service as auth_service
+from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, EventBus
 from tradeideas.db import Database
-from tradeideas.realtime import hooks
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.models import Event
 from tradeideas.realtime.subscriber import Item, Subscriber
@@ -36,15 +40,22 @@ LOAD_BATCH = 500
 RECENT_IDS = 20_000
 
 
+RECONNECT_MAX_SECONDS = 30.0
+# How long a new LISTEN connection must stay up before caches trust events again.
+LISTEN_STABLE_SECONDS = 1.0
+# How the LISTEN connection shows in pg_stat_activity (operators and tests find it by this name).
+LISTENER_NAME = "tradeideas-listener"
+
+
 def encode(event: Event) -> bytes:
-    data = json.dumps(event.payload, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {event.id}\nevent: {event.type}\ndata: {data}\n\n".encode()
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (event.id, event.type.encode(), orjson.dumps(event.payload))
 
 
 class Broker:
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, settings: Settings, bus: EventBus) -> None:
         self.db = db
         self.settings = settings
+        self.bus = bus
         self.is_postgres = db.engine.dialect.name == "postgresql"
         self.subscribers: set[Subscriber] = set()
         self.educators: set[Subscriber] = set()
@@ -61,46 +72,46 @@ class Broker:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._unregister: list[Any] = []
-        self._listeners: list[Callable[[Event], None]] = []
         self._heard_at_commit: set[int] = set()
-
-    # ---- in-process listeners (caches) -------------------------------------------------------
-    def add_listener(self, callback: Callable[[Event], None]) -> None:
-        """Call `callback` once with every committed event this process learns of, from any process.
-
-        This process's own events arrive at commit, before its response is sent; other processes' events
-        when they are loaded. Callbacks must be quick (they drop cache entries).
-        """
-        self._listeners.append(callback)
+        # Called when events from other processes stop or resume reaching this one (caches then drop all).
+        self.live_listeners: list[Callable[[bool], None]] = []
+        self.reconnects = 0
+        bus.local_ids_listeners.append(self._on_local_commit)
+        self._sessions_to_check: set[int] = set()  # users whose streams' sessions may have ended
+        self._check_sessions = asyncio.Event()
 
     @property
     def events_live(self) -> bool:
         """Whether events from every process reach this one right now (on PostgreSQL: LISTEN is up).
 
-        Caches that rely on events to drop stale entries must not be used while this is False.
+        While False, caches keep entries only briefly (they cannot hear other processes' changes).
         """
         return not self.is_postgres or self.listening.is_set()
 
-    def _tell_listeners(self, event: Event) -> None:
-        for listener in self._listeners:
+    def _set_listening(self, up: bool) -> None:
+        if up == self.listening.is_set():
+            return
+        if up:
+            self.listening.set()
+        else:
+            self.listening.clear()
+        for listener in self.live_listeners:
             try:
-                listener(event)
+                listener(up)
             except Exception:
-                log.exception("event listener failed")
+                log.exception("live listener failed")
 
-    def _on_local_commit(self, events: Iterable[Event]) -> None:
-        for event in events:
+    def _on_local_commit(self, event_ids: Sequence[int]) -> None:
+        for event_id in event_ids:
             if len(self._heard_at_commit) > RECENT_IDS:  # never loaded back (cannot happen, but stay bounded)
                 self._heard_at_commit.clear()
-            self._heard_at_commit.add(event.id)
-            self._tell_listeners(event)
+            self._heard_at_commit.add(event_id)
         if not self.is_postgres:
             self._notify_threadsafe()  # SQLite has no NOTIFY: load and stream them now
 
     # ---- connections -------------------------------------------------------------------------
-    def subscribe(self, user_id: int, is_educator: bool) -> Subscriber:
-        sub = Subscriber(user_id, is_educator, self.settings.sse_queue_size)
+    def subscribe(self, user_id: int, session_id: int, is_educator: bool) -> Subscriber:
+        sub = Subscriber(user_id, session_id, is_educator, self.settings.sse_queue_size)
         if self.closing:
             sub.close()
             return sub
@@ -125,12 +136,45 @@ class Broker:
         for sub in tuple(self.subscribers):
             sub.close()
 
+    # ---- streams of ended sessions -----------------------------------------------------------
+    def on_user_changed(self, user_id: int) -> None:
+        """Subscribed to `UserChanged` in `create_app`: the user's sessions may have ended."""
+        if user_id in self.by_user:
+            self.check_sessions(user_id)
+
+    def check_sessions(self, user_id: int) -> None:
+        """Soon close those of the user's streams whose session no longer works."""
+        self._sessions_to_check.add(user_id)
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._check_sessions.set)
+
+    async def _session_check_loop(self) -> None:
+        while True:
+            await self._check_sessions.wait()
+            self._check_sessions.clear()
+            user_ids, self._sessions_to_check = self._sessions_to_check, set()
+            try:
+                async with self.db.sessionmaker() as session:
+                    live = await auth_service.live_session_ids(session, user_ids)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("checking event streams' sessions failed; retrying")
+                self._sessions_to_check |= user_ids
+                await asyncio.sleep(1)
+                self._check_sessions.set()
+                continue
+            for user_id in user_ids:
+                for sub in tuple(self.by_user.get(user_id, ())):
+                    if sub.session_id not in live:
+                        sub.close()
+
     def _targets(self, audience: str) -> Iterable[Subscriber]:
-        if audience == events_service.ALL:
+        if audience == ALL:
             return self.subscribers
-        if audience == events_service.EDUCATORS:
+        if audience == EDUCATORS:
             return self.educators
-        if audience == events_service.CUSTOMERS:
+        if audience == CUSTOMERS:
             return self.customers
         if audience.isdigit():
             return self.by_user.get(int(audience), ())
@@ -170,12 +214,22 @@ class Broker:
             if event.id in self._heard_at_commit:
                 self._heard_at_commit.discard(event.id)
             else:
-                self._tell_listeners(event)
+                self._tell_bus(event)
             item = (event.id, encode(event))
             targets = tuple(self._targets(event.audience))
             for sub in targets:
                 sub.offer(item)
             self.delivered += len(targets)
+
+    def _tell_bus(self, event: Event) -> None:
+        """Another process's event: this process's after-commit subscribers react to it too."""
+        try:
+            domain_event = self.bus.parse(event.type, event.payload)
+        except Exception:
+            log.exception("event %s (%s) does not match its model", event.id, event.type)
+            return
+        if domain_event is not None:
+            self.bus.committed(domain_event)
 
     async def _load_loop(self) -> None:
         while True:
@@ -231,16 +285,25 @@ class Broker:
             await asyncio.sleep(self.settings.events_prune_interval_seconds)
 
     async def _listen_loop(self) -> None:
-        """PostgreSQL: one LISTEN connection per process, re-established (with a catch-up) when lost."""
+        """PostgreSQL: one LISTEN connection per process, re-established with backoff (and a catch-up) when lost."""
         dsn = make_url(self.db.engine.url).set(drivername="postgresql").render_as_string(hide_password=False)
+        delay = 0.5
         while True:
             conn: Any = None
             try:
-                conn = await asyncpg.connect(dsn)
+                conn = await asyncpg.connect(dsn, server_settings={"application_name": LISTENER_NAME})
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c, lost=lost: lost.set())
                 await conn.add_listener(events_service.NOTIFY_CHANNEL, self._on_pg_notify)
-                self.listening.set()
+                # Trusted only once it has stayed up a moment: a connection that keeps dying just after it
+                # is made would otherwise flip the caches between trusted and emptied several times a second,
+                # and slow readers could then never store what they read (throughput falls to the database's).
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(lost.wait(), LISTEN_STABLE_SECONDS)
+                if lost.is_set():
+                    raise ConnectionError("event listener connection lost right after it was made")
+                self._set_listening(True)
+                delay = 0.5
                 self.notify()  # catch up on anything committed while we were not listening
                 while not lost.is_set():
                     with suppress(TimeoutError):
@@ -250,21 +313,21 @@ class Broker:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.warning("event listener connection lost; reconnecting", exc_info=True)
+                log.warning("event listener connection lost; reconnecting in %.1f s", delay, exc_info=True)
             finally:
-                self.listening.clear()
+                self._set_listening(False)
                 if conn is not None:
                     with suppress(Exception):
                         await asyncio.wait_for(conn.close(), 5)
-            await asyncio.sleep(1)
+            self.reconnects += 1
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_MAX_SECONDS)
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         async with self.db.sessionmaker() as session:
             self.high_water = await events_service.last_event_id(session)
-        loops = [self._load_loop(), self._heartbeat_loop(), self._prune_loop()]
-        engine = self.db.engine.sync_engine
-        self._unregister.append(hooks.register(engine, events_service.COMMIT_KEY, self._on_local_commit))
+        loops = [self._load_loop(), self._heartbeat_loop(), self._prune_loop(), self._session_check_loop()]
         loops.append(self._listen_loop() if self.is_postgres else self._poll_loop())
         self._tasks = [asyncio.create_task(c) for c in loops]
         _BROKERS.add(self)
@@ -275,8 +338,6 @@ class Broker:
     async def stop(self) -> None:
         _BROKERS.discard(self)
         self.close_streams()
-        for unregister in self._unregister:
-            unregister()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -309,14 +370,3 @@ def _install_uvicorn_exit_hook() -> None:
 
 
 _install_uvicorn_exit_hook()
-
-
-@asynccontextmanager
-async def realtime_lifespan(app: FastAPI) -> AsyncIterator[None]:
-    broker = Broker(app.state.db, app.state.settings)
-    await broker.start()
-    app.state.broker = broker
-    try:
-        yield
-    finally:
-        await broker.stop()

@@ -2,13 +2,17 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query
 
+from tradeideas.core.deps import component
 from tradeideas.permissions import AnyUser
+from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.schemas import EVENTS_DESCRIPTION
 from tradeideas.realtime.stream import MAX_EVENT_ID_LENGTH, EventStream, resume_after
 
 router = APIRouter(prefix="/api", tags=["realtime"])
+
+JSON_ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
 
 
 @router.get(
@@ -16,18 +20,25 @@ router = APIRouter(prefix="/api", tags=["realtime"])
     response_class=EventStream,
     status_code=200,
     description=EVENTS_DESCRIPTION,
-    responses={200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}}},
+    # Only the stream itself is text/event-stream; refusals are the usual JSON errors.
+    responses={
+        200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}},
+        422: {"description": "Validation Error", "content": JSON_ERROR},
+        "4XX": {"description": "Client Error", "content": JSON_ERROR},
+    },
 )
 async def stream_events(
-    request: Request,
     principal: AnyUser,
+    broker: Annotated[Broker, Depends(component(Broker))],
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
     last_event_id: Annotated[str | None, Query(alias="lastEventId", max_length=MAX_EVENT_ID_LENGTH)] = None,
 ) -> EventStream:
     """Server-Sent Events stream of changes the caller may see, replaying from Last-Event-ID."""
     return EventStream(
-        request.app.state.broker,
+        broker,
         user_id=principal.id,
+        session_id=principal.session_id,
         is_educator=principal.is_educator,
         last_event_id=resume_after(last_event_id_header, last_event_id),
+        session_may_have_ended=True,
     )

@@ -1,25 +1,56 @@
-"""Event types streamed by `GET /api/events` (each `data:` is the changed object as the API returns it)."""
+"""What `GET /api/events` streams: every client-visible domain event, documented as one tagged union."""
 
-from typing import Literal
+from typing import Annotated, Any, Literal, Union
 
-EventType = Literal[
-    "idea.created",
-    "idea.updated",
-    "idea.deleted",
-    "idea.status",
-    "chat.message.created",
-    "chat.message.updated",
-    "chat.message.deleted",
-    "chat.reaction.updated",
-    "ideas.seen",
-    "resync",
-]
+from fastapi import FastAPI
+from pydantic import Field, TypeAdapter
+
+from tradeideas.core.events import SERVER, DomainEvent
+
+EVENTS_PATH = "/api/events"
+UNION_NAME = "RealtimeEvent"
+
+
+class Resync(DomainEvent):
+    """The client was away too long: reload every list, then go on from `lastEventId`."""
+
+    type: Literal["resync"] = "resync"
+    last_event_id: int
+
 
 EVENTS_DESCRIPTION = """Server-Sent Events for the logged-in user.
 
 Each event has `id:` (pass it back as the `Last-Event-ID` header, or `?lastEventId=`, to replay what
-was missed), `event:` (one of: idea.created, idea.updated, idea.deleted, idea.status,
-chat.message.created, chat.message.updated, chat.message.deleted, chat.reaction.updated, ideas.seen) and
-`data:` (JSON: the changed object as the API returns it; for `ideas.seen`, sent only to that customer,
-their new unseen counts). A `: ping` comment comes every 25 s. `event: resync`
-means the client was away too long: reload every list. Customers never receive educator-only events."""
+was missed), `event:` (the type tag) and `data:` (JSON). `{type: event, ...data}` is one of the
+`RealtimeEvent` union documented in this response's schema: the changed object as the API returns it,
+for `ideas.seen` (sent only to that customer) their new unseen counts. A `: ping` comment comes every 25 s.
+`event: resync` means the client was away too long: reload every list. Customers never receive
+educator-only events."""
+
+
+def client_events(events: tuple[type[DomainEvent], ...]) -> list[type[DomainEvent]]:
+    """The events clients may receive (server-only ones are never streamed), plus `resync`."""
+    return [e for e in events if e.default_audience != SERVER] + [Resync]
+
+
+def document_events(app: FastAPI, events: tuple[type[DomainEvent], ...]) -> None:
+    """Put the union of streamed events in the OpenAPI document, so the front end gets generated types."""
+    classes = client_events(events)
+    union: Any = Annotated[Union[tuple(classes)], Field(discriminator="type")]  # noqa: UP007 - built at runtime
+    schema = TypeAdapter(union).json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
+    definitions = schema.pop("$defs", {})
+    for name in definitions:
+        definitions[name].setdefault("required", [])
+    build_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = build_openapi()
+            components = document.setdefault("components", {}).setdefault("schemas", {})
+            components.update(definitions)
+            components[UNION_NAME] = {**schema, "description": "One streamed event: `{type: event, ...data}`."}
+            content = document["paths"][EVENTS_PATH]["get"]["responses"]["200"]["content"]
+            content["text/event-stream"] = {"schema": {"$ref": f"#/components/schemas/{UNION_NAME}"}}
+        return app.openapi_schema or document
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,6 +1,6 @@
 """Writing events into the outbox (in the caller's transaction) and reading them back for streams.
 
-Services call `record_event` in the same transaction as their change. Nothing is published before
+Services call `publish` with an event object in the same transaction as their change. Nothing is published before
 that transaction commits: on PostgreSQL the `pg_notify` issued here is delivered by the server only on
 commit; the session's after-commit hook hands the events to this process's broker at once (on SQLite
 that is how it learns of them). A rollback emits nothing.
@@ -12,44 +12,43 @@ from datetime import timedelta
 from sqlalchemy import delete, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.core.schemas import JsonPayload, json_payload
+from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, SERVER, DomainEvent
 from tradeideas.db import utcnow
-from tradeideas.realtime.hooks import after_commit
+from tradeideas.realtime.hooks import after_commit, bus_of
 from tradeideas.realtime.models import Event
 
 NOTIFY_CHANNEL = "events"
-COMMIT_KEY = "events"
-ALL = "all"
-EDUCATORS = "educators"
-CUSTOMERS = "customers"
-# Never streamed to clients: events only the server processes act on (e.g. dropping cached sessions).
-SERVER = "server"
 
 
-def _audience(value: str | int) -> str:
-    if isinstance(value, int):
-        return str(value)
+def _audience(value: str) -> str:
     if value in (ALL, EDUCATORS, CUSTOMERS, SERVER) or value.isdigit():
         return value
     raise ValueError(f"unknown event audience {value!r}")
 
 
-async def record_event(db: AsyncSession, type: str, payload: JsonPayload, audience: str | int = ALL) -> Event:
-    """Write an event row in the caller's transaction; it is streamed only once that transaction commits.
+async def publish(db: AsyncSession, domain_event: DomainEvent) -> Event:
+    """Store the event in the caller's transaction and run the bus's in-transaction subscribers.
 
-    `payload` is the changed object as the API returns it (a pydantic response model or a JSON-ready dict);
-    `audience` is "all", "educators", "customers", a user id, or "server" (for the server processes only).
+    Clients and after-commit subscribers hear it only once that transaction commits.
     """
-    event = Event(type=type, payload=json_payload(payload), audience=_audience(audience), created_at=utcnow())
-    db.add(event)
+    row = Event(
+        type=domain_event.type,
+        payload=domain_event.data(),
+        audience=_audience(domain_event.audience()),
+        created_at=utcnow(),
+    )
+    db.add(row)
     await db.flush()
     if db.get_bind().dialect.name == "postgresql":
         # Delivered by PostgreSQL to every listening process when (and only if) this transaction commits.
-        await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(event.id)})
+        await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(row.id)})
+    bus = bus_of(db)
+    if bus is not None:
+        await bus.run_during(db, domain_event)
     # This process hears its own events at commit, before the response leaves: its caches are never
     # behind its own writes (on SQLite this also wakes the broker, the only way it learns of them).
-    after_commit(db, COMMIT_KEY, event)
-    return event
+    after_commit(db, row.id, domain_event)
+    return row
 
 
 def audiences_for(user_id: int, is_educator: bool) -> list[str]:

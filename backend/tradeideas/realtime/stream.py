@@ -1,17 +1,19 @@
 """The Server-Sent Events response: replay from the outbox, then live events from the broker."""
 
-import json
 from collections.abc import Mapping
 
+import orjson
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from tradeideas.core.schemas import MAX_ID
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.broker import Broker, encode
+from tradeideas.realtime.schemas import Resync
 from tradeideas.realtime.subscriber import NONE_REPLAYED, body
 
 HEADERS = (
-    (b"cache-control", b"no-cache, no-transform"),
+    (b"cache-control", b"no-store, no-transform"),
     (b"x-accel-buffering", b"no"),
     (b"content-type", b"text/event-stream; charset=utf-8"),
 )
@@ -23,22 +25,38 @@ MAX_EVENT_ID_LENGTH = 20
 def resume_after(*values: str | None) -> int | None:
     """The event id to replay after: the `Last-Event-ID` header (reconnects) or `lastEventId` query (first load)."""
     for value in values:
-        if value is not None and value.strip().isdigit():
-            return int(value.strip())
+        if value is not None and value.strip().isascii() and value.strip().isdigit():
+            event_id = int(value.strip())
+            # Larger than any event id (the column is a 32-bit INTEGER): not one of ours, so ignored like text.
+            if event_id <= MAX_ID:
+                return event_id
     return None
 
 
 class EventStream(Response):
-    """`id:` / `event:` / `data:` frames; a `: ping` comment every heartbeat; ends on disconnect or shutdown."""
+    """`id:` / `event:` / `data:` frames; a `: ping` comment every heartbeat; ends on disconnect, shutdown or when
+    its session ends."""
 
     media_type = "text/event-stream"
 
     def __init__(
-        self, broker: Broker, *, user_id: int, is_educator: bool, last_event_id: int | None, retry_ms: int = 3000
+        self,
+        broker: Broker,
+        *,
+        user_id: int,
+        session_id: int,
+        is_educator: bool,
+        last_event_id: int | None,
+        session_may_have_ended: bool,
+        retry_ms: int = 3000,
     ) -> None:
         super().__init__()
         self.broker = broker
         self.user_id = user_id
+        self.session_id = session_id
+        # True when the session was read from the database before this stream subscribed: a logout that
+        # committed in between was announced before the broker knew of this stream, so look again.
+        self.session_may_have_ended = session_may_have_ended
         self.is_educator = is_educator
         self.last_event_id = last_event_id
         self.retry_ms = retry_ms
@@ -49,7 +67,9 @@ class EventStream(Response):
         self.raw_headers = list(HEADERS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        sub = self.broker.subscribe(self.user_id, self.is_educator)
+        sub = self.broker.subscribe(self.user_id, self.session_id, self.is_educator)
+        if self.session_may_have_ended:
+            self.broker.check_sessions(self.user_id)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
             await send(body(f"retry: {self.retry_ms}\n: connected\n\n".encode()))
@@ -78,8 +98,8 @@ class EventStream(Response):
             if len(rows) > limit:
                 # Too far behind: tell the client to reload its data instead of streaming thousands of events.
                 latest = await events_service.last_event_id(session)
-                data = json.dumps({"lastEventId": latest})
-                await send(body(f"id: {latest}\nevent: resync\ndata: {data}\n\n".encode()))
+                data = orjson.dumps(Resync(last_event_id=latest).data())
+                await send(body(b"id: %d\nevent: resync\ndata: %s\n\n" % (latest, data)))
                 return NONE_REPLAYED
         for event in rows:
             await send(body(encode(event)))

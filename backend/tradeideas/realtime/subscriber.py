@@ -22,7 +22,7 @@ def body(frames: bytes) -> Message:
 
 
 class Subscriber:
-    """A stream's audience (user id, role) and its write path.
+    """A stream's audience (user id, role), the session it was opened with, and its write path.
 
     Once the stream is live, `offer` writes each frame to the connection right away, from the broker's
     fan-out loop (see `eager`): no queue, no task switch per connection. Before that (headers, replay)
@@ -40,11 +40,13 @@ class Subscriber:
         "maxsize",
         "pending",
         "replayed",
+        "session_id",
         "user_id",
     )
 
-    def __init__(self, user_id: int, is_educator: bool, maxsize: int) -> None:
+    def __init__(self, user_id: int, session_id: int, is_educator: bool, maxsize: int) -> None:
         self.user_id = user_id
+        self.session_id = session_id  # the stream ends when this session does
         self.is_educator = is_educator
         self.maxsize = maxsize
         self.closed = False
@@ -94,7 +96,7 @@ class Subscriber:
             self._send = send
 
     def close(self) -> None:
-        """End the stream (slow client, server shutdown): the client reconnects and replays what it missed."""
+        """End the stream (slow client, shutdown, session ended): the client reconnects and replays what it missed."""
         if self.closed:
             return
         self.closed = True

@@ -1,0 +1,320 @@
+"""The admin area: portals, members list, invitations, resets, disabling, sign-out and the audit log."""
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import func, select, update
+
+from tests.conftest import ADMIN, CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, make_client
+from tests.ideas.test_ideas import create
+from tests.realtime.conftest import LiveServer, SSEClient, login_token
+from tests.realtime.conftest import live as live  # the fixture
+from tradeideas.admin.models import AccountToken
+from tradeideas.auth.models import User
+from tradeideas.db import utcnow
+
+
+def _email(prefix: str = "member") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}@example.com"
+
+
+async def _login(app: FastAPI, email: str, password: str = DEMO_PASSWORD, role: str = "customer") -> httpx.Response:
+    async with make_client(app) as c:
+        return await c.post("/api/auth/login", json={"email": email, "password": password, "selectedRole": role})
+
+
+async def _invite(admin: httpx.AsyncClient, email: str, **names: str) -> dict[str, Any]:
+    r = await admin.post("/api/admin/invites", json={"email": email, **names})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def _token(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+async def _member(app: FastAPI, password: str = "member-pass-1") -> tuple[str, int, httpx.AsyncClient]:
+    """A new active customer, logged in (through an invitation, like a real one)."""
+    email = _email()
+    async with make_client(app) as admin_client:
+        await admin_client.post(
+            "/api/auth/login", json={"email": ADMIN, "password": DEMO_PASSWORD, "selectedRole": "admin"}
+        )
+        invite = await _invite(admin_client, email)
+    client = make_client(app)
+    r = await client.post(f"/api/invites/{_token(invite['inviteUrl'])}/accept", json={"password": password})
+    assert r.status_code == 200, r.text
+    return email, invite["member"]["id"], client
+
+
+async def _audit(admin: httpx.AsyncClient) -> list[dict[str, Any]]:
+    r = await admin.get("/api/admin/audit-log")
+    assert r.status_code == 200
+    items: list[dict[str, Any]] = r.json()["items"]
+    return items
+
+
+# ---- portals --------------------------------------------------------------------------------------
+async def test_admins_log_in_only_at_the_admin_portal(app: FastAPI) -> None:
+    r = await _login(app, ADMIN, role="admin")
+    assert r.status_code == 200 and r.json()["user"]["role"] == "admin"
+    for role in ("customer", "educator"):
+        r = await _login(app, ADMIN, role=role)
+        assert r.status_code == 403, r.text
+        assert r.json()["message"] == "Administrators sign in at /admin/login."
+    for email in (CUSTOMER, EDUCATOR_A):
+        r = await _login(app, email, role="admin")
+        assert r.status_code == 403
+        assert r.json()["message"] == "Access denied: Only administrators can sign in here."
+
+
+async def test_admin_cannot_use_customer_or_educator_routes(admin: httpx.AsyncClient) -> None:
+    assert (await admin.get("/api/auth/user")).json()["role"] == "admin"
+    r = await admin.get("/api/trade-ideas", params={"market": "forex"})
+    assert r.status_code == 403 and r.json()["code"] == "not_for_admins"
+
+
+# ---- members list ---------------------------------------------------------------------------------
+async def test_members_list_searches_filters_and_pages(admin: httpx.AsyncClient) -> None:
+    r = await admin.get("/api/admin/members")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["total"] >= 9 and body["pageSize"] == 25
+    item = body["items"][0]
+    assert set(item) == {"id", "email", "firstName", "lastName", "role", "state", "createdAt", "lastSeenAt"}
+
+    educators = (await admin.get("/api/admin/members", params={"role": "educator"})).json()
+    assert educators["total"] == 7 and {m["role"] for m in educators["items"]} == {"educator"}
+
+    by_name = (await admin.get("/api/admin/members", params={"query": "alex morg"})).json()
+    assert [m["email"] for m in by_name["items"]] == [EDUCATOR_A]
+    by_mail = (await admin.get("/api/admin/members", params={"query": "CUSTOMER@example"})).json()
+    assert CUSTOMER in [m["email"] for m in by_mail["items"]]
+    assert (await admin.get("/api/admin/members", params={"query": "%"})).json()["total"] == 0
+
+    email = _email("invited")
+    await _invite(admin, email)
+    invited = (await admin.get("/api/admin/members", params={"state": "invited"})).json()
+    assert email in [m["email"] for m in invited["items"]]
+    assert {m["state"] for m in invited["items"]} == {"invited"}
+    active = (await admin.get("/api/admin/members", params={"state": "active", "query": email})).json()
+    assert active["total"] == 0
+
+    page2 = await admin.get("/api/admin/members", params={"page": 2})
+    assert page2.status_code == 200 and page2.json()["page"] == 2
+    assert (await admin.get("/api/admin/members", params={"state": "gone"})).status_code == 422
+
+
+async def test_last_seen_is_set_at_login(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    await _login(app, CUSTOMER)
+    members = (await admin.get("/api/admin/members", params={"query": CUSTOMER})).json()["items"]
+    assert members[0]["lastSeenAt"] is not None
+
+
+# ---- invitations ----------------------------------------------------------------------------------
+async def test_invitation_is_accepted_once_and_logs_the_customer_in(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    email = _email("ann")
+    invite = await _invite(admin, email, firstName="Ann", lastName="Lee")
+    assert invite["inviteUrl"].startswith("http://testserver/invite/")
+    assert invite["member"]["state"] == "invited" and invite["member"]["role"] == "customer"
+    token = _token(invite["inviteUrl"])
+    # Not usable for logging in before it is accepted.
+    assert (await _login(app, email, "not-a-real-password")).status_code == 401
+
+    async with make_client(app) as anon:
+        info = await anon.get(f"/api/invites/{token}")
+        assert info.status_code == 200 and info.json()["email"] == email and info.json()["firstName"] == "Ann"
+        weak = await anon.post(f"/api/invites/{token}/accept", json={"password": "short"})
+        assert weak.status_code == 422 and "at least 8" in weak.json()["message"]
+        r = await anon.post(f"/api/invites/{token}/accept", json={"password": "ann-chosen-1"})
+        assert r.status_code == 200, r.text
+        assert r.json()["user"]["email"] == email and r.json()["user"]["role"] == "customer"
+        assert "session=" in r.headers["set-cookie"]
+        assert (await anon.get("/api/auth/user")).json()["email"] == email  # the cookie works
+        again = await anon.post(f"/api/invites/{token}/accept", json={"password": "ann-chosen-2"})
+        assert again.status_code == 410 and "already used" in again.json()["message"]
+        assert (await anon.get(f"/api/invites/{token}")).status_code == 410
+        unknown = await anon.post("/api/invites/not-a-token/accept", json={"password": "whatever-1"})
+        assert unknown.status_code == 404 and "not valid" in unknown.json()["message"]
+    assert (await _login(app, email, "ann-chosen-1")).status_code == 200
+    member = (await admin.get("/api/admin/members", params={"query": email})).json()["items"][0]
+    assert member["state"] == "active"
+
+
+async def test_expired_invitation_is_gone(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    invite = await _invite(admin, _email())
+    token = _token(invite["inviteUrl"])
+    async with app.state.db.sessionmaker() as session, session.begin():
+        await session.execute(
+            update(AccountToken)
+            .where(AccountToken.user_id == invite["member"]["id"])
+            .values(expires_at=utcnow() - timedelta(seconds=1))
+        )
+    async with make_client(app) as anon:
+        r = await anon.post(f"/api/invites/{token}/accept", json={"password": "too-late-123"})
+        assert r.status_code == 410 and r.json()["code"] == "link_gone"
+
+
+async def test_invitation_lasts_seven_days_and_a_new_one_replaces_it(admin: httpx.AsyncClient, app: FastAPI) -> None:
+    email = _email()
+    first = await _invite(admin, email)
+    second = await _invite(admin, email)  # still invited: a fresh link
+    assert first["member"]["id"] == second["member"]["id"]
+    async with make_client(app) as anon:
+        assert (await anon.get(f"/api/invites/{_token(first['inviteUrl'])}")).status_code == 404
+        info = (await anon.get(f"/api/invites/{_token(second['inviteUrl'])}")).json()
+    expires = datetime.fromisoformat(info["expiresAt"])
+    assert timedelta(days=6, hours=23) < expires - utcnow() <= timedelta(days=7)
+
+
+async def test_invite_refuses_existing_members_and_bad_emails(admin: httpx.AsyncClient) -> None:
+    r = await admin.post("/api/admin/invites", json={"email": CUSTOMER})
+    assert r.status_code == 409 and CUSTOMER in r.json()["message"]
+    r = await admin.post("/api/admin/invites", json={"email": "not an email"})
+    assert r.status_code == 422 and r.json()["message"] == "Enter a valid e-mail address"
+
+
+async def test_bulk_invite_creates_nothing_when_a_row_is_wrong(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    good, other = _email("bulk"), _email("bulk")
+    csv = f"email,first name,last name\n{good},Bo,Bulk\nnope,,\n{good},Dup,Licate\n{CUSTOMER},,\n{other}\n"
+    async with app.state.db.sessionmaker() as session:
+        before = (await session.execute(select(func.count()).select_from(User))).scalar_one()
+    r = await admin.post("/api/admin/invites/bulk", json={"csv": csv})
+    assert r.status_code == 422, r.text
+    rows = {row["line"]: row for row in r.json()["rows"]}
+    assert rows[2]["error"] is None
+    assert rows[3]["error"] == "Enter a valid e-mail address"
+    assert rows[4]["error"] == "Duplicate of line 2"
+    assert rows[5]["error"] == "Already a member"
+    assert rows[6]["error"] is None and all(row["inviteUrl"] is None for row in rows.values())
+    async with app.state.db.sessionmaker() as session:
+        after = (await session.execute(select(func.count()).select_from(User))).scalar_one()
+    assert after == before
+
+    r = await admin.post("/api/admin/invites/bulk", json={"csv": f"{good},Bo,Bulk\n\n{other},Ola\n"})
+    assert r.status_code == 201, r.text
+    rows_out = r.json()["rows"]
+    assert [row["email"] for row in rows_out] == [good, other]
+    assert all(row["inviteUrl"] and row["error"] is None for row in rows_out)
+    assert rows_out[1]["firstName"] == "Ola"
+    assert (await admin.post("/api/admin/invites/bulk", json={"csv": "\n\n"})).status_code == 422
+
+
+# ---- disable, enable, sign out, reset ---------------------------------------------------------------
+async def test_disable_ends_sessions_keeps_data_and_enable_restores(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    email, member_id, client = await _member(app)
+    try:
+        r = await admin.post(f"/api/admin/members/{member_id}/disable")
+        assert r.status_code == 200 and r.json()["state"] == "disabled"
+        assert (await client.get("/api/auth/user")).status_code == 401
+        assert (await _login(app, email, "member-pass-1")).status_code == 401
+        r = await admin.post(f"/api/admin/members/{member_id}/enable")
+        assert r.status_code == 200 and r.json()["state"] == "active"
+        assert (await _login(app, email, "member-pass-1")).status_code == 200
+    finally:
+        await client.aclose()
+    me = (await admin.get("/api/auth/user")).json()
+    r = await admin.post(f"/api/admin/members/{me['id']}/disable")
+    assert r.status_code == 422 and r.json()["message"] == "You cannot disable your own account"
+    assert (await admin.post("/api/admin/members/999999/disable")).status_code == 404
+
+
+async def test_sign_out_everywhere_ends_every_session(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    email, member_id, first = await _member(app)
+    second = make_client(app)
+    try:
+        await second.post("/api/auth/login", json={"email": email, "password": "member-pass-1"})
+        assert (await second.get("/api/auth/user")).status_code == 200
+        assert (await admin.post(f"/api/admin/members/{member_id}/sign-out")).status_code == 200
+        assert (await first.get("/api/auth/user")).status_code == 401
+        assert (await second.get("/api/auth/user")).status_code == 401
+    finally:
+        await first.aclose()
+        await second.aclose()
+
+
+async def test_password_reset_link_sets_password_once_and_ends_other_sessions(
+    app: FastAPI, admin: httpx.AsyncClient
+) -> None:
+    email, member_id, old_session = await _member(app)
+    try:
+        r = await admin.post(f"/api/admin/members/{member_id}/password-reset")
+        assert r.status_code == 201, r.text
+        reset = r.json()
+        assert "/reset/" in reset["resetUrl"]
+        token = _token(reset["resetUrl"])
+        async with make_client(app) as browser:
+            assert (await browser.get(f"/api/password-resets/{token}")).json()["email"] == email
+            r = await browser.post(f"/api/password-resets/{token}", json={"password": "brand-new-pass-1"})
+            assert r.status_code == 200 and r.json()["user"]["email"] == email
+            assert (await browser.get("/api/auth/user")).status_code == 200  # this browser is logged in
+            again = await browser.post(f"/api/password-resets/{token}", json={"password": "another-pass-1"})
+            assert again.status_code == 410
+        assert (await old_session.get("/api/auth/user")).status_code == 401
+        assert (await _login(app, email, "member-pass-1")).status_code == 401
+        assert (await _login(app, email, "brand-new-pass-1")).status_code == 200
+    finally:
+        await old_session.aclose()
+
+
+async def test_admin_can_reset_and_disable_an_educator_but_not_invite_one(
+    app: FastAPI, admin: httpx.AsyncClient
+) -> None:
+    educator = (await admin.get("/api/admin/members", params={"query": "educator7@"})).json()["items"][0]
+    assert (await admin.post(f"/api/admin/members/{educator['id']}/password-reset")).status_code == 201
+    assert (await admin.post(f"/api/admin/members/{educator['id']}/disable")).json()["state"] == "disabled"
+    assert (await _login(app, "educator7@example.com", role="educator")).status_code == 401
+    assert (await admin.post(f"/api/admin/members/{educator['id']}/enable")).json()["state"] == "active"
+    assert (await _login(app, "educator7@example.com", role="educator")).status_code == 200
+    # The invite body has no role: whatever is sent, the member is a customer.
+    invite = await admin.post("/api/admin/invites", json={"email": _email(), "role": "educator"})
+    assert invite.json()["member"]["role"] == "customer"
+
+
+# ---- audit log --------------------------------------------------------------------------------------
+async def test_audit_log_records_admin_actions_deletions_and_lockouts(
+    app: FastAPI, admin: httpx.AsyncClient, educator_a: httpx.AsyncClient
+) -> None:
+    email, member_id, client = await _member(app)
+    await client.aclose()
+    await admin.post(f"/api/admin/members/{member_id}/disable")
+    idea = await create(educator_a)
+    assert (await educator_a.delete(f"/api/trade-ideas/{idea['id']}")).status_code == 204
+    for _ in range(8):  # the per-account limit is 5 failures
+        await _login(app, CUSTOMER, "wrong-password")
+    entries = await _audit(admin)
+    actions = [(e["action"], e["actorEmail"], e["targetEmail"]) for e in entries]
+    assert ("member.disabled", ADMIN, email) in actions
+    assert ("invite.created", ADMIN, email) in actions
+    assert ("idea.deleted", EDUCATOR_A, "") in actions
+    assert next(e for e in entries if e["action"] == "idea.deleted")["detail"].startswith(
+        f"Deleted trade idea #{idea['id']}"
+    )
+    lockouts = [e for e in entries if e["action"] == "login.lockout" and e["targetEmail"] == CUSTOMER]
+    assert len(lockouts) == 1  # one entry per lockout, not per refused attempt
+
+
+async def test_audit_log_is_append_only(admin: httpx.AsyncClient) -> None:
+    for method in ("PUT", "PATCH", "DELETE"):
+        assert (await admin.request(method, "/api/admin/audit-log")).status_code == 405
+
+
+# ---- live streams -----------------------------------------------------------------------------------
+async def test_disabling_a_member_closes_their_open_event_stream(live: LiveServer) -> None:
+    email, member_id, client = await _member(live.app)
+    await client.aclose()
+    async with httpx.AsyncClient(base_url=live.url) as c:
+        r = await c.post("/api/auth/login", json={"email": email, "password": "member-pass-1"})
+        token = r.json()["sessionToken"]
+    stream = await SSEClient(live.url, token).__aenter__()
+    try:
+        admin_token = await login_token(live.url, ADMIN, "admin")
+        async with httpx.AsyncClient(base_url=live.url, headers={"Authorization": f"Bearer {admin_token}"}) as a:
+            assert (await a.post(f"/api/admin/members/{member_id}/disable")).status_code == 200
+        assert await stream.ended(wait=2)
+    finally:
+        await stream.__aexit__()

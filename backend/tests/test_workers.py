@@ -1,0 +1,60 @@
+"""`tradeideas serve` with several workers comes up even when each process is slow to start."""
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.realtime.conftest import free_port
+from tradeideas.settings import Settings
+
+pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="several workers need PostgreSQL")
+
+# Imported by every Python process started with this directory on PYTHONPATH, the workers included: each
+# takes longer to start than uvicorn's fixed 5 s health check allowed (twice over: its checks run one worker
+# after the other), as on a busy machine.
+SLOW_START = "import time\ntime.sleep(12)\n"
+
+
+def _serve(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve", "--no-seed"], env=env)
+
+
+async def test_slow_starting_workers_are_waited_for(settings: Settings, tmp_path: Path) -> None:
+    (tmp_path / "sitecustomize.py").write_text(SLOW_START)
+    port = free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        "DATABASE_URL": settings.resolved_database_url,
+        "DATA_DIR": str(settings.data_dir),
+        "STATIC_DIR": str(settings.static_dir),
+        "WORKERS": "2",
+        "PORT": str(port),
+        "LOG_LEVEL": "warning",
+    }
+    proc = _serve(env)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+            for _ in range(900):  # a hang guard, not a speed target
+                assert proc.poll() is None, "the server exited"
+                try:
+                    if (await client.get("/api/health")).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.1)
+            else:
+                pytest.fail("no worker ever answered")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,28 @@
+"""Events the chat domain publishes; `data:` is the message as the API returns it (viewer flags false)."""
+
+from typing import Literal
+
+from tradeideas.chat.schemas import MessageOut
+from tradeideas.core.events import DomainEvent
+
+
+class ChatMessageCreated(MessageOut, DomainEvent):
+    type: Literal["chat.message.created"] = "chat.message.created"
+
+
+class ChatMessageUpdated(MessageOut, DomainEvent):
+    type: Literal["chat.message.updated"] = "chat.message.updated"
+
+
+class ChatReactionUpdated(MessageOut, DomainEvent):
+    type: Literal["chat.reaction.updated"] = "chat.reaction.updated"
+
+
+class ChatMessageDeleted(DomainEvent):
+    type: Literal["chat.message.deleted"] = "chat.message.deleted"
+    id: int
+    room_id: int
+    user_id: int | None = None  # who deleted it (its author), for the audit log
+
+
+EVENTS = (ChatMessageCreated, ChatMessageUpdated, ChatReactionUpdated, ChatMessageDeleted)

@@ -1,0 +1,113 @@
+"""Domain events: what a change announces, who may hear it, and who reacts to it.
+
+Each domain declares its events as models derived from `DomainEvent` (a `Literal` type tag plus the data
+clients receive) next to the code that owns them. Services publish event objects through
+`realtime.service.publish`; the outbox stores them. Reactions are wired once, when the app is built,
+on an `EventBus`:
+
+- `during(EventType, handler)`: awaited inside the publishing transaction (queue push deliveries); a
+  failure there is the handler's to contain, so it never fails the change it reacts to;
+- `after_commit(EventType, handler)`: called once the change is committed, in every process, with
+  events from any process (drop cache entries, wake workers). Handlers must be quick and must not block.
+"""
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+from sqlalchemy.ext.asyncio import AsyncSession
+
+log = logging.getLogger(__name__)
+
+# Audiences: everyone signed in, one role, one user id (as a string), or only the server processes.
+ALL = "all"
+EDUCATORS = "educators"
+CUSTOMERS = "customers"
+SERVER = "server"
+
+
+class DomainEvent(BaseModel):
+    """One change. Subclasses narrow `type` to a `Literal` tag; every other field is the `data:` clients get."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, from_attributes=True)
+
+    type: str
+    # Who receives it (ALL, EDUCATORS, CUSTOMERS or SERVER); events for one user override `audience`.
+    default_audience: ClassVar[str] = ALL
+
+    def audience(self) -> str:
+        return self.default_audience
+
+    def data(self) -> dict[str, Any]:
+        """The JSON object streamed as `data:` (the type travels as the SSE `event:` name)."""
+        return self.model_dump(mode="json", by_alias=True, exclude={"type"})
+
+
+E = TypeVar("E", bound=DomainEvent)
+DuringHandler = Callable[[AsyncSession, Any], Awaitable[None]]
+CommitHandler = Callable[[Any], None]
+
+
+def type_tag(event_class: type[DomainEvent]) -> str:
+    """The `Literal` default of a subclass's `type` field."""
+    default = event_class.model_fields["type"].default
+    if not isinstance(default, str):
+        raise TypeError(f"{event_class.__name__}.type needs a Literal default")
+    return default
+
+
+class EventBus:
+    """The app's event types and their subscribers; built in `create_app`, read by the outbox and broker."""
+
+    def __init__(self, event_classes: Iterable[type[DomainEvent]]) -> None:
+        self.classes: dict[str, type[DomainEvent]] = {type_tag(c): c for c in event_classes}
+        self._during: dict[str, list[DuringHandler]] = {}
+        self._after: dict[str, list[CommitHandler]] = {}
+        # Told the outbox ids this process committed itself (the broker then skips them when they come back).
+        self.local_ids_listeners: list[Callable[[Sequence[int]], None]] = []
+
+    def _tags(self, event_types: type[DomainEvent] | Sequence[type[DomainEvent]]) -> list[str]:
+        classes = [event_types] if isinstance(event_types, type) else list(event_types)
+        tags = [type_tag(c) for c in classes]
+        unknown = [t for t in tags if t not in self.classes]
+        if unknown:
+            raise ValueError(f"unknown event types {unknown}")
+        return tags
+
+    def during(
+        self, event_types: type[E] | Sequence[type[E]], handler: Callable[[AsyncSession, E], Awaitable[None]]
+    ) -> None:
+        for tag in self._tags(event_types):
+            self._during.setdefault(tag, []).append(handler)
+
+    def after_commit(self, event_types: type[E] | Sequence[type[E]], handler: Callable[[E], None]) -> None:
+        for tag in self._tags(event_types):
+            self._after.setdefault(tag, []).append(handler)
+
+    async def run_during(self, db: AsyncSession, event: DomainEvent) -> None:
+        for handler in self._during.get(event.type, ()):
+            await handler(db, event)
+
+    def committed(self, event: DomainEvent) -> None:
+        for handler in self._after.get(event.type, ()):
+            try:
+                handler(event)
+            except Exception:
+                log.exception("after-commit handler of %s failed", event.type)
+
+    def local_commit(self, events: Sequence[tuple[int, DomainEvent]]) -> None:
+        """This process committed these (outbox id, event) pairs: react at once, before its response leaves."""
+        for _, event in events:
+            self.committed(event)
+        ids = [event_id for event_id, _ in events]
+        for listener in self.local_ids_listeners:
+            listener(ids)
+
+    def parse(self, type: str, data: dict[str, Any]) -> DomainEvent | None:
+        """The event stored in the outbox as (`type`, `data`), or None for a type this build does not know."""
+        event_class = self.classes.get(type)
+        if event_class is None:
+            return None
+        return event_class.model_validate({**data, "type": type})

@@ -1,0 +1,19 @@
+"""Events of the customer's desk: only the customer's own tabs and devices hear them."""
+
+from typing import Literal
+
+from tradeideas.core.events import DomainEvent
+
+
+class JournalChanged(DomainEvent):
+    """The customer's journal changed (taken, closed, edited or deleted): their other tabs reload it."""
+
+    type: Literal["journal.changed"] = "journal.changed"
+    user_id: int
+    idea_id: int | None
+
+    def audience(self) -> str:
+        return str(self.user_id)
+
+
+EVENTS = (JournalChanged,)

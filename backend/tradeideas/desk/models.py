@@ -1,0 +1,53 @@
+"""The customer's desk: their risk settings and their private journal of ideas they took."""
+
+from datetime import datetime
+
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from tradeideas.db import Base, UTCDateTime, utcnow
+
+
+class RiskSettings(Base):
+    """One row per customer who changed the defaults (no row means the defaults)."""
+
+    __tablename__ = "risk_settings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    account_size: Mapped[float] = mapped_column(Float)
+    account_currency: Mapped[str] = mapped_column(String(8))
+    risk_percent: Mapped[float] = mapped_column(Float)
+    leverage: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class JournalEntry(Base):
+    """A trade a customer says they took. The idea's levels are copied, so the entry outlives the idea."""
+
+    __tablename__ = "journal_entries"
+    __table_args__ = (Index("ix_journal_entries_user_created", "user_id", "created_at", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    idea_id: Mapped[int | None] = mapped_column(ForeignKey("trade_ideas.id", ondelete="SET NULL"), index=True)
+    educator_name: Mapped[str] = mapped_column(String(200))
+    market: Mapped[str] = mapped_column(String(8))
+    pair: Mapped[str] = mapped_column(String(32))
+    order_type: Mapped[str] = mapped_column(String(4))
+    idea_type: Mapped[str] = mapped_column(String(8))
+    entry1: Mapped[str] = mapped_column(String(64))
+    entry2: Mapped[str | None] = mapped_column(String(64), default=None)
+    invalidation_level: Mapped[str] = mapped_column(String(64))
+    exit1: Mapped[str] = mapped_column(String(64))
+    exit2: Mapped[str | None] = mapped_column(String(64), default=None)
+    exit3: Mapped[str | None] = mapped_column(String(64), default=None)
+    fill_price: Mapped[float] = mapped_column(Float)
+    size: Mapped[float | None] = mapped_column(Float, default=None)
+    exit_price: Mapped[float | None] = mapped_column(Float, default=None)
+    note: Mapped[str | None] = mapped_column(Text, default=None)
+    # The customer's risk when they took it: their P/L in account currency is R x this amount.
+    risk_amount: Mapped[float] = mapped_column(Float)
+    account_currency: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,0 +1,50 @@
+"""HTTP routes of the customer's desk: risk settings for position sizing and the private trade journal."""
+
+from fastapi import APIRouter, Response, status
+
+from tradeideas.core.deps import DbSession
+from tradeideas.core.schemas import PathId
+from tradeideas.desk import service
+from tradeideas.desk.schemas import JournalCreate, JournalEntryOut, JournalOut, JournalUpdate, RiskSettingsBody
+from tradeideas.permissions import CustomerOnly
+
+router = APIRouter(prefix="/api/me", tags=["customer desk"])
+
+
+@router.get("/risk-settings")
+async def get_risk_settings(principal: CustomerOnly, db: DbSession) -> RiskSettingsBody:
+    """The caller's account size, currency, risk per trade (%) and leverage (defaults until saved)."""
+    return await service.get_risk_settings(db, principal.id)
+
+
+@router.put("/risk-settings", responses={422: {}})
+async def put_risk_settings(body: RiskSettingsBody, principal: CustomerOnly, db: DbSession) -> RiskSettingsBody:
+    """Save the caller's account size, currency, risk per trade (%) and leverage."""
+    return await service.set_risk_settings(db, principal.id, body)
+
+
+@router.get("/journal")
+async def list_journal(principal: CustomerOnly, db: DbSession) -> JournalOut:
+    """The caller's journal, newest first, with results in R and account currency, and totals."""
+    return await service.list_journal(db, principal.id)
+
+
+@router.post("/journal", status_code=status.HTTP_201_CREATED, responses={404: {}, 422: {}})
+async def create_journal_entry(body: JournalCreate, principal: CustomerOnly, db: DbSession) -> JournalEntryOut:
+    """Record that the caller took an idea (fill price, optional size in units and note)."""
+    return await service.take_idea(db, principal.id, body)
+
+
+@router.patch("/journal/{entry_id:int}", responses={404: {}, 422: {}})
+async def update_journal_entry(
+    entry_id: PathId, body: JournalUpdate, principal: CustomerOnly, db: DbSession
+) -> JournalEntryOut:
+    """Close one of the caller's entries with an exit price (null reopens it) or change its note."""
+    return await service.update_entry(db, principal.id, entry_id, body)
+
+
+@router.delete("/journal/{entry_id:int}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {}})
+async def delete_journal_entry(entry_id: PathId, principal: CustomerOnly, db: DbSession) -> Response:
+    """Delete one of the caller's journal entries."""
+    await service.delete_entry(db, principal.id, entry_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,175 @@
+"""Request and response bodies of the customer's desk (JSON in camelCase)."""
+
+import math
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator
+from pydantic.alias_generators import to_camel
+
+from tradeideas.core.schemas import CamelModel, Id
+
+DEFAULT_ACCOUNT_SIZE = 10_000.0
+DEFAULT_CURRENCY = "USD"
+DEFAULT_RISK_PERCENT = 1.0
+DEFAULT_LEVERAGE = 1.0
+MAX_AMOUNT = 1e12
+NOTE_MAX = 2000
+
+BAD_ACCOUNT_SIZE = "accountSize must be a number greater than 0"
+BAD_RISK_PERCENT = "riskPercent must be a number from 0.01 to 100"
+BAD_LEVERAGE = "leverage must be a number from 1 to 500"
+BAD_CURRENCY = "accountCurrency must be a currency code of 3 to 5 letters, like USD"
+BAD_PRICE = "{label} must be a number greater than 0"
+NOTE_TOO_LONG = f"note must be at most {NOTE_MAX} characters"
+CURRENCY = re.compile(r"^[A-Z]{3,5}$")
+
+
+def _number(value: Any, message: str, low: float, high: float, *, low_inclusive: bool = True) -> float:
+    """A finite JSON number (or numeric text) within [low, high]; anything else is `message`."""
+    if isinstance(value, bool):
+        raise ValueError(message)
+    if isinstance(value, str):
+        try:
+            value = float(value.strip().replace(",", ""))
+        except ValueError:
+            raise ValueError(message) from None
+    if not isinstance(value, int | float):
+        raise ValueError(message)
+    number = float(value)
+    too_low = number < low if low_inclusive else number <= low
+    if math.isnan(number) or too_low or number > high:
+        raise ValueError(message)
+    return number
+
+
+def _price(value: Any, label: str) -> float | None:
+    if value is None:
+        return None
+    return _number(value, BAD_PRICE.format(label=label), 0, MAX_AMOUNT, low_inclusive=False)
+
+
+def _note(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("note must be text")
+    value = value.strip()
+    if len(value) > NOTE_MAX:
+        raise ValueError(NOTE_TOO_LONG)
+    return value or None
+
+
+class RiskSettingsBody(CamelModel):
+    """The customer's account for position sizing: size and currency, risk per trade in %, leverage."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    account_size: float = Field(DEFAULT_ACCOUNT_SIZE, gt=0, le=MAX_AMOUNT)
+    account_currency: str = Field(DEFAULT_CURRENCY, min_length=3, max_length=5)
+    risk_percent: float = Field(DEFAULT_RISK_PERCENT, ge=0.01, le=100)
+    leverage: float = Field(DEFAULT_LEVERAGE, ge=1, le=500)
+
+    @field_validator("account_size", mode="before")
+    @classmethod
+    def _size(cls, v: Any) -> float:
+        return _number(v, BAD_ACCOUNT_SIZE, 0, MAX_AMOUNT, low_inclusive=False)
+
+    @field_validator("risk_percent", mode="before")
+    @classmethod
+    def _risk(cls, v: Any) -> float:
+        return _number(v, BAD_RISK_PERCENT, 0.01, 100)
+
+    @field_validator("leverage", mode="before")
+    @classmethod
+    def _leverage(cls, v: Any) -> float:
+        return _number(v, BAD_LEVERAGE, 1, 500)
+
+    @field_validator("account_currency", mode="before")
+    @classmethod
+    def _currency(cls, v: Any) -> str:
+        if not isinstance(v, str) or not CURRENCY.fullmatch(v.strip().upper()):
+            raise ValueError(BAD_CURRENCY)
+        return v.strip().upper()
+
+
+class _JournalNote(CamelModel):
+    model_config = ConfigDict(extra="forbid")
+
+    note: str | None = Field(default=None, max_length=NOTE_MAX)
+
+    @field_validator("note", mode="before")
+    @classmethod
+    def _note(cls, v: Any) -> str | None:
+        return _note(v)
+
+    @field_validator("fill_price", "size", "exit_price", mode="before", check_fields=False)
+    @classmethod
+    def _prices(cls, v: Any, info: ValidationInfo) -> float | None:
+        return _price(v, to_camel(info.field_name or ""))
+
+
+class JournalCreate(_JournalNote):
+    """Record that the caller took an idea: the price they got, their size (units), a note."""
+
+    idea_id: Id
+    fill_price: float = Field(gt=0, le=MAX_AMOUNT)
+    size: float | None = Field(default=None, gt=0, le=MAX_AMOUNT)
+
+
+class JournalUpdate(_JournalNote):
+    """Close an entry with the price you got out at (null reopens it), or change its note."""
+
+    exit_price: float | None = Field(default=None, gt=0, le=MAX_AMOUNT)
+
+
+class JournalEntryOut(CamelModel):
+    id: int
+    idea_id: int | None = Field(description="null once the educator deleted the idea; the copied levels stay")
+    educator_name: str
+    market: Literal["forex", "crypto"]
+    pair: str
+    order_type: Literal["BUY", "SELL"]
+    idea_type: Literal["Leverage", "Exchange"]
+    entry1: str
+    entry2: str | None
+    invalidation_level: str
+    exit1: str
+    exit2: str | None
+    exit3: str | None
+    fill_price: float
+    size: float | None
+    exit_price: float | None
+    note: str | None
+    status: Literal["open", "closed"]
+    r_multiple: float | None = Field(
+        description="Closed entries: (exit - fill) / |fill - invalidation|, mirrored for SELL"
+    )
+    pnl: float | None = Field(description="Closed entries: rMultiple x riskAmount, in accountCurrency")
+    risk_amount: float
+    account_currency: str
+    idea_status: Literal["active", "pending", "successful", "unsuccessful", "invalidated"] | None = Field(
+        description="The educator's recorded status of the idea now (null once it was deleted)"
+    )
+    idea_r_multiple: float | None = Field(
+        description="The educator's recorded result of the idea in R (null while open, not triggered or deleted)"
+    )
+    created_at: datetime
+    closed_at: datetime | None
+
+
+class JournalTotals(CamelModel):
+    entries: int
+    open: int
+    closed: int
+    wins: int
+    win_rate: float | None = Field(description="Share of closed entries with a positive result, 0-1")
+    total_r: float
+    total_pnl: float
+    account_currency: str
+
+
+class JournalOut(CamelModel):
+    entries: list[JournalEntryOut]
+    totals: JournalTotals

@@ -1,0 +1,218 @@
+"""The customer's desk: risk settings and the private journal of trades taken from ideas.
+
+Entries belong to one customer: anyone else gets 404, as if the entry did not exist. Results in R follow
+the idea's invalidation level copied when the trade was taken; P/L in account currency is R times the
+risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.md).
+"""
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas.auth.models import User
+from tradeideas.core.errors import NotFound
+from tradeideas.db import utcnow
+from tradeideas.desk.events import JournalChanged
+from tradeideas.desk.models import JournalEntry, RiskSettings
+from tradeideas.desk.schemas import (
+    JournalCreate,
+    JournalEntryOut,
+    JournalOut,
+    JournalTotals,
+    JournalUpdate,
+    RiskSettingsBody,
+)
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.realtime.service import publish
+
+ENTRY_NOT_FOUND = "Journal entry not found"
+IDEA_NOT_FOUND = "Trade idea not found"
+
+
+# ---------------------------------------------------------------- risk settings
+
+
+async def get_risk_settings(db: AsyncSession, user_id: int) -> RiskSettingsBody:
+    row = await db.get(RiskSettings, user_id)
+    if row is None:
+        return RiskSettingsBody()
+    return RiskSettingsBody.model_validate(row)
+
+
+async def set_risk_settings(db: AsyncSession, user_id: int, body: RiskSettingsBody) -> RiskSettingsBody:
+    row = await db.get(RiskSettings, user_id)
+    if row is None:
+        row = RiskSettings(user_id=user_id)
+        db.add(row)
+    row.account_size = body.account_size
+    row.account_currency = body.account_currency
+    row.risk_percent = body.risk_percent
+    row.leverage = body.leverage
+    row.updated_at = utcnow()
+    await db.flush()
+    return RiskSettingsBody.model_validate(row)
+
+
+# ---------------------------------------------------------------- results
+
+
+def level_number(level: str | None) -> float | None:
+    """A level as a number ("1,085.50" -> 1085.5), or None when it is not one (e.g. "market")."""
+    if level is None:
+        return None
+    try:
+        value = float(level.strip().replace(",", ""))
+    except ValueError:
+        return None
+    return value if value > 0 and value != float("inf") else None
+
+
+def r_multiple(order_type: str, fill: float, exit_price: float | None, invalidation: str) -> float | None:
+    """BUY: (exit - fill) / |fill - invalidation|; SELL mirrored. None while open or without a numeric stop."""
+    stop = level_number(invalidation)
+    if exit_price is None or stop is None or stop == fill:
+        return None
+    move = exit_price - fill if order_type == "BUY" else fill - exit_price
+    return move / abs(fill - stop)
+
+
+def entry_out(entry: JournalEntry, idea_status: str | None, idea_r: float | None = None) -> JournalEntryOut:
+    r = r_multiple(entry.order_type, entry.fill_price, entry.exit_price, entry.invalidation_level)
+    return JournalEntryOut(
+        id=entry.id,
+        idea_id=entry.idea_id,
+        educator_name=entry.educator_name,
+        market=entry.market,
+        pair=entry.pair,
+        order_type=entry.order_type,
+        idea_type=entry.idea_type,
+        entry1=entry.entry1,
+        entry2=entry.entry2,
+        invalidation_level=entry.invalidation_level,
+        exit1=entry.exit1,
+        exit2=entry.exit2,
+        exit3=entry.exit3,
+        fill_price=entry.fill_price,
+        size=entry.size,
+        exit_price=entry.exit_price,
+        note=entry.note,
+        status="closed" if entry.exit_price is not None else "open",
+        r_multiple=None if r is None else round(r, 4),
+        pnl=None if r is None else round(r * entry.risk_amount, 2),
+        risk_amount=entry.risk_amount,
+        account_currency=entry.account_currency,
+        idea_status=idea_status,
+        idea_r_multiple=idea_r,
+        created_at=entry.created_at,
+        closed_at=entry.closed_at,
+    )
+
+
+def totals(entries: list[JournalEntryOut], currency: str) -> JournalTotals:
+    closed = [e for e in entries if e.status == "closed"]
+    scored = [e for e in closed if e.r_multiple is not None]
+    wins = sum(1 for e in scored if (e.r_multiple or 0) > 0)
+    return JournalTotals(
+        entries=len(entries),
+        open=len(entries) - len(closed),
+        closed=len(closed),
+        wins=wins,
+        win_rate=round(wins / len(scored), 4) if scored else None,
+        total_r=round(sum(e.r_multiple or 0 for e in scored), 4),
+        total_pnl=round(sum(e.pnl or 0 for e in scored), 2),
+        account_currency=currency,
+    )
+
+
+# ---------------------------------------------------------------- journal
+
+
+async def list_journal(db: AsyncSession, user_id: int) -> JournalOut:
+    """The caller's entries, newest first, each with the educator's current status of the idea, and totals."""
+    rows = await db.execute(
+        select(JournalEntry, TradeIdea.status, TradeIdea.r_multiple)
+        .outerjoin(TradeIdea, TradeIdea.id == JournalEntry.idea_id)
+        .where(JournalEntry.user_id == user_id)
+        .order_by(JournalEntry.created_at.desc(), JournalEntry.id.desc())
+    )
+    entries = [entry_out(entry, status, idea_r) for entry, status, idea_r in rows.all()]
+    settings = await get_risk_settings(db, user_id)
+    return JournalOut(entries=entries, totals=totals(entries, settings.account_currency))
+
+
+async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | None, float | None]:
+    """The educator's recorded status and R of the entry's idea (None, None once it was deleted)."""
+    if entry.idea_id is None:
+        return None, None
+    row = (
+        await db.execute(select(TradeIdea.status, TradeIdea.r_multiple).where(TradeIdea.id == entry.idea_id))
+    ).one_or_none()
+    return (None, None) if row is None else (row[0], row[1])
+
+
+async def take_idea(db: AsyncSession, user_id: int, body: JournalCreate) -> JournalEntryOut:
+    """Record a trade taken from an idea, copying its levels and the customer's current risk amount."""
+    row = (
+        await db.execute(
+            select(TradeIdea, User).join(User, User.id == TradeIdea.educator_id).where(TradeIdea.id == body.idea_id)
+        )
+    ).one_or_none()
+    if row is None:
+        raise NotFound(IDEA_NOT_FOUND)
+    idea, educator = row
+    risk = await get_risk_settings(db, user_id)
+    now = utcnow()
+    entry = JournalEntry(
+        user_id=user_id,
+        idea_id=idea.id,
+        educator_name=educator.display_name,
+        market=idea.market,
+        pair=idea.pair,
+        order_type=idea.order_type,
+        idea_type=idea.idea_type,
+        entry1=idea.entry1,
+        entry2=idea.entry2,
+        invalidation_level=idea.invalidation_level,
+        exit1=idea.exit1,
+        exit2=idea.exit2,
+        exit3=idea.exit3,
+        fill_price=body.fill_price,
+        size=body.size,
+        note=body.note,
+        risk_amount=round(risk.account_size * risk.risk_percent / 100, 2),
+        account_currency=risk.account_currency,
+        created_at=now,
+        updated_at=now,
+    )
+    db.add(entry)
+    await db.flush()
+    await publish(db, JournalChanged(user_id=user_id, idea_id=idea.id))
+    return entry_out(entry, idea.status)
+
+
+async def owned_entry(db: AsyncSession, user_id: int, entry_id: int) -> JournalEntry:
+    """The caller's entry; 404 for anyone else's, so other customers cannot even learn it exists."""
+    entry = await db.get(JournalEntry, entry_id)
+    if entry is None or entry.user_id != user_id:
+        raise NotFound(ENTRY_NOT_FOUND)
+    return entry
+
+
+async def update_entry(db: AsyncSession, user_id: int, entry_id: int, body: JournalUpdate) -> JournalEntryOut:
+    entry = await owned_entry(db, user_id, entry_id)
+    sent = body.model_fields_set
+    if "exit_price" in sent:
+        entry.exit_price = body.exit_price
+        entry.closed_at = utcnow() if body.exit_price is not None else None
+    if "note" in sent:
+        entry.note = body.note
+    entry.updated_at = utcnow()
+    await db.flush()
+    await publish(db, JournalChanged(user_id=user_id, idea_id=entry.idea_id))
+    return entry_out(entry, *await _idea_record(db, entry))
+
+
+async def delete_entry(db: AsyncSession, user_id: int, entry_id: int) -> None:
+    entry = await owned_entry(db, user_id, entry_id)
+    await db.delete(entry)
+    await db.flush()
+    await publish(db, JournalChanged(user_id=user_id, idea_id=entry.idea_id))

@@ -1,0 +1,375 @@
+"""Changing trade ideas: publish, edit with revisions, status, delete, customers' seen marks and settings.
+
+Services never commit (the request session does, once); each change publishes its event in the same transaction.
+"""
+
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas.auth.models import Role, User
+from tradeideas.core.errors import AppError, Invalid
+from tradeideas.db import utcnow
+from tradeideas.ideas.events import (
+    IdeaCreated,
+    IdeaDeleted,
+    IdeaRecordChanged,
+    IdeasSeen,
+    IdeaStatusChanged,
+    IdeaUpdated,
+    IdeaWithdrawn,
+)
+from tradeideas.ideas.markets import Market, listing_market
+from tradeideas.ideas.models import (
+    COMPLETED_STATUSES,
+    CustomerIdeaState,
+    IdeaImage,
+    IdeaRevision,
+    IdeaStatus,
+    IdeaView,
+    MutedEducator,
+    TradeIdea,
+)
+from tradeideas.ideas.outcomes import (
+    CORRECTION_WINDOW,
+    LEVEL_FIELDS,
+    manual_status,
+    normalise_close_price,
+    r_multiple,
+    resolve_outcome,
+)
+from tradeideas.ideas.queries import (
+    PUBLIC_VIEWER,
+    get_notification_settings,
+    normalise_status,
+    present_one,
+    recorded_levels,
+    unseen_counts,
+)
+from tradeideas.ideas.schemas import (
+    IdeaCreate,
+    IdeaUpdate,
+    NotificationSettings,
+    UnseenCounts,
+)
+from tradeideas.media import service as media_service
+from tradeideas.realtime.service import publish
+
+EDITABLE_FIELDS: dict[str, str] = {
+    "market_type": "marketType",
+    "order_type": "orderType",
+    "idea_type": "ideaType",
+    "pair": "pair",
+    "time_frame": "timeFrame",
+    "entry1": "entry1",
+    "entry2": "entry2",
+    "invalidation_level": "invalidationLevel",
+    "exit1": "exit1",
+    "exit2": "exit2",
+    "exit3": "exit3",
+    "notes": "notes",
+    "video_url": "videoUrl",
+}
+COMPLETED_NOT_DELETABLE = "Completed ideas are part of the track record and cannot be deleted."
+
+
+# ---------------------------------------------------------------- writing
+
+
+async def _set_images(db: AsyncSession, idea: TradeIdea, owner_id: int, image_ids: list[int]) -> None:
+    await media_service.owned_media(db, owner_id, image_ids)
+    await db.execute(delete(IdeaImage).where(IdeaImage.idea_id == idea.id))
+    for position, media_id in enumerate(image_ids):
+        db.add(IdeaImage(idea_id=idea.id, position=position, media_id=media_id))
+    await db.flush()
+
+
+async def _audio_url(db: AsyncSession, owner_id: int, audio_id: int | None) -> str | None:
+    """The URL of the educator's own voice note `audio_id` (None removes it)."""
+    return None if audio_id is None else (await media_service.owned_audio(db, owner_id, audio_id)).url
+
+
+async def create_idea(db: AsyncSession, educator_id: int, body: IdeaCreate, now: datetime | None = None) -> TradeIdea:
+    """Publish an idea (status active) with its images, in the caller's transaction."""
+    assert body.market_type and body.order_type and body.idea_type  # guaranteed by IdeaCreate
+    assert body.pair and body.time_frame and body.entry1 and body.invalidation_level and body.exit1
+    image_ids = body.image_ids or []
+    await media_service.owned_media(db, educator_id, image_ids)
+    now = now or utcnow()
+    idea = TradeIdea(
+        educator_id=educator_id,
+        market_type=body.market_type,
+        market=listing_market(body.pair, body.market_type),
+        order_type=body.order_type,
+        idea_type=body.idea_type,
+        pair=body.pair,
+        time_frame=body.time_frame,
+        entry1=body.entry1,
+        entry2=body.entry2,
+        invalidation_level=body.invalidation_level,
+        exit1=body.exit1,
+        exit2=body.exit2,
+        exit3=body.exit3,
+        notes=body.notes,
+        status=IdeaStatus.ACTIVE,
+        completed=False,
+        video_url=body.video_url,
+        audio_url=await _audio_url(db, educator_id, body.audio_id),
+        edited=False,
+        created_at=now,
+        updated_at=now,
+    )
+    db.add(idea)
+    await db.flush()
+    for position, media_id in enumerate(image_ids):
+        db.add(IdeaImage(idea_id=idea.id, position=position, media_id=media_id))
+    await db.flush()
+    await _publish(db, IdeaCreated, idea)
+    return idea
+
+
+async def _publish(
+    db: AsyncSession, event_class: type[IdeaCreated | IdeaUpdated | IdeaStatusChanged], idea: TradeIdea
+) -> None:
+    """Publish the change, in this transaction, with the idea as the API shows it to everyone."""
+    shown = await present_one(db, idea, PUBLIC_VIEWER)
+    await publish(db, event_class.model_validate(shown.model_dump()))
+
+
+def _revision(
+    idea: TradeIdea, editor_id: int, field: str, old: str | None, new: str | None, at: datetime | None = None
+) -> IdeaRevision:
+    return IdeaRevision(
+        idea_id=idea.id, editor_id=editor_id, field=field, old_value=old, new_value=new, created_at=at or utcnow()
+    )
+
+
+def _closing_day(idea: TradeIdea) -> list[datetime]:
+    return [idea.closed_at] if idea.closed_at is not None else []
+
+
+async def update_idea(
+    db: AsyncSession, idea: TradeIdea, editor_id: int, body: IdeaUpdate, now: datetime | None = None
+) -> TradeIdea:
+    """Apply the given fields; every changed field is kept as a revision."""
+    now = now or utcnow()
+    revisions: list[IdeaRevision] = []
+    for attr, label in EDITABLE_FIELDS.items():
+        if attr not in body.model_fields_set:
+            continue
+        old, new = getattr(idea, attr), getattr(body, attr)
+        if old != new:
+            setattr(idea, attr, new)
+            revisions.append(_revision(idea, editor_id, label, old, new, now))
+    if "audio_id" in body.model_fields_set:
+        audio_url = await _audio_url(db, editor_id, body.audio_id)
+        if audio_url != idea.audio_url:
+            revisions.append(_revision(idea, editor_id, "audioUrl", idea.audio_url, audio_url, now))
+            idea.audio_url = audio_url
+    if "image_ids" in body.model_fields_set:
+        new_ids = body.image_ids or []
+        old_ids = list(
+            (
+                await db.execute(
+                    select(IdeaImage.media_id).where(IdeaImage.idea_id == idea.id).order_by(IdeaImage.position)
+                )
+            ).scalars()
+        )
+        if old_ids != new_ids:
+            await _set_images(db, idea, editor_id, new_ids)
+            revisions.append(
+                _revision(
+                    idea,
+                    editor_id,
+                    "imageIds",
+                    ",".join(map(str, old_ids)) or None,
+                    ",".join(map(str, new_ids)) or None,
+                    now,
+                )
+            )
+    if revisions:
+        idea.market = listing_market(idea.pair, idea.market_type)
+        idea.edited = True
+        late = now > idea.created_at + CORRECTION_WINDOW
+        if late and any(r.field in LEVEL_FIELDS for r in revisions):
+            idea.edited_after_publish = True
+        idea.updated_at = now
+        db.add_all(revisions)
+        await db.flush()
+        if idea.outcome is not None:
+            # Corrections within the window still count; later edits are undone by `recorded_levels`. The
+            # record is refreshed either way: market, type or time frame may have moved it to another group.
+            idea.r_multiple = r_multiple(await recorded_levels(db, idea), idea.outcome, idea.close_price)
+            await db.flush()
+        await _publish(db, IdeaUpdated, idea)
+        if idea.closed_at is not None:
+            await publish(db, IdeaRecordChanged(educator_id=idea.educator_id, days=[idea.closed_at.date()]))
+    return idea
+
+
+async def set_status(
+    db: AsyncSession,
+    idea: TradeIdea,
+    editor_id: int,
+    value: str,
+    outcome: str | None = None,
+    close_price: str | None = None,
+    now: datetime | None = None,
+) -> TradeIdea:
+    """successful / unsuccessful complete the idea, invalidated marks it INVALID, pending (or active) reopens it.
+
+    Completing records the outcome (defaults: exit1, invalidation, not_triggered), the closing time and R;
+    reopening clears them. The educator's track record follows in the same transaction (`IdeaRecordChanged`).
+    """
+    status = normalise_status(value)
+    exits = {"exit1": idea.exit1, "exit2": idea.exit2, "exit3": idea.exit3}
+    chosen, price = resolve_outcome(status, outcome, normalise_close_price(close_price), exits)
+    r = None if chosen is None else r_multiple(await recorded_levels(db, idea), chosen, price)
+    if chosen == "manual":
+        status = manual_status(status, r)
+    if (idea.status, idea.outcome, idea.close_price) == (status.value, chosen, price):
+        return idea
+    now = now or utcnow()
+    for label, old, new in (
+        ("status", idea.status, status.value),
+        ("outcome", idea.outcome, chosen),
+        ("closePrice", idea.close_price, price),
+    ):
+        if old != new:
+            db.add(_revision(idea, editor_id, label, old, new, now))
+    days = {at.date() for at in _closing_day(idea)}
+    idea.status = status
+    idea.completed = status in COMPLETED_STATUSES
+    idea.outcome, idea.close_price, idea.r_multiple = chosen, price, r
+    # A re-graded idea keeps the moment it closed; a reopened one has none.
+    idea.closed_at = None if chosen is None else (idea.closed_at or now)
+    days |= {at.date() for at in _closing_day(idea)}
+    idea.edited = True
+    idea.updated_at = now
+    await db.flush()
+    await _publish(db, IdeaStatusChanged, idea)
+    if days:
+        await publish(db, IdeaRecordChanged(educator_id=idea.educator_id, days=sorted(days)))
+    return idea
+
+
+async def delete_idea(db: AsyncSession, idea: TradeIdea, now: datetime | None = None) -> TradeIdea:
+    """Remove an open idea; its images links, revisions, seen rows and queued notifications go with it (CASCADE).
+
+    Completed ideas stay (409). An open idea deleted after the correction window stays counted in the
+    educator's record as "deleted after publishing" (`IdeaWithdrawn`); within the window it leaves no trace.
+    """
+    if idea.outcome is not None or idea.completed:
+        raise AppError(COMPLETED_NOT_DELETABLE, code="completed_idea", status_code=409)
+    now = now or utcnow()
+    if now > idea.created_at + CORRECTION_WINDOW:
+        await publish(
+            db,
+            IdeaWithdrawn(
+                id=idea.id,
+                educator_id=idea.educator_id,
+                market=idea.market,
+                idea_type=idea.idea_type,
+                time_frame=idea.time_frame,
+                published_at=idea.created_at,
+                deleted_at=now,
+            ),
+        )
+    await db.execute(delete(TradeIdea).where(TradeIdea.id == idea.id))
+    await publish(
+        db,
+        IdeaDeleted(
+            id=idea.id, market=idea.market, idea_type=idea.idea_type, educator_id=idea.educator_id, pair=idea.pair
+        ),
+    )
+    db.expunge(idea)
+    return idea
+
+
+# ---------------------------------------------------------------- customers' seen state
+
+
+async def _state(db: AsyncSession, user_id: int) -> CustomerIdeaState:
+    state = await db.get(CustomerIdeaState, user_id)
+    if state is None:
+        state = CustomerIdeaState(user_id=user_id, notify_forex=True, notify_crypto=True)
+        db.add(state)
+        await db.flush()
+    return state
+
+
+async def mark_seen(db: AsyncSession, user_id: int, idea_ids: list[int], market: Market | None) -> UnseenCounts:
+    """Mark ideas seen by id and/or every current idea of a market (opening its card)."""
+    if market is not None:
+        state = await _state(db, user_id)
+        now = utcnow()
+        if market == "forex":
+            state.forex_seen_until = now
+        else:
+            state.crypto_seen_until = now
+        # Per-idea rows of that market are now implied by the watermark.
+        await db.execute(
+            delete(IdeaView).where(
+                IdeaView.user_id == user_id,
+                IdeaView.idea_id.in_(select(TradeIdea.id).where(TradeIdea.market == market)),
+            )
+        )
+    wanted = set(idea_ids)
+    if wanted:
+        existing = sorted((await db.execute(select(TradeIdea.id).where(TradeIdea.id.in_(wanted)))).scalars())
+        if existing:
+            # ON CONFLICT DO NOTHING: two tabs marking the same idea at once must not fail.
+            insert = pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
+            now = utcnow()
+            await db.execute(
+                insert(IdeaView)
+                .values([{"user_id": user_id, "idea_id": i, "seen_at": now} for i in existing])
+                .on_conflict_do_nothing()
+            )
+    await db.flush()
+    counts = await unseen_counts(db, user_id)
+    # The customer's other tabs and devices update their badges; every server process drops their cached marks.
+    await publish(db, IdeasSeen(user_id=user_id, **counts.model_dump()))
+    return counts
+
+
+async def _set_educator_switches(db: AsyncSession, user_id: int, switches: dict[int, bool]) -> None:
+    educators = set(
+        (await db.execute(select(User.id).where(User.id.in_(list(switches)), User.role == Role.EDUCATOR))).scalars()
+    )
+    unknown = sorted(set(switches) - educators)
+    if unknown:
+        raise Invalid(f"No educator with id {unknown[0]}", code="unknown_educator")
+    await db.execute(
+        delete(MutedEducator).where(MutedEducator.user_id == user_id, MutedEducator.educator_id.in_(list(switches)))
+    )
+    for educator_id in sorted(e for e, on in switches.items() if not on):
+        db.add(MutedEducator(user_id=user_id, educator_id=educator_id))
+
+
+async def set_notification_settings(db: AsyncSession, user_id: int, body: NotificationSettings) -> NotificationSettings:
+    """Markets always; educators, events and quiet hours only when the body names them (null quiet hours: off)."""
+    state = await _state(db, user_id)
+    state.notify_forex = body.forex
+    state.notify_crypto = body.crypto
+    given = body.model_fields_set
+    if body.educators is not None:
+        await _set_educator_switches(db, user_id, body.educators)
+    if body.events is not None:
+        state.notify_new_idea = body.events.new_idea
+        state.notify_idea_closed = body.events.idea_closed
+        state.notify_chat = body.events.chat_message
+    if "quiet_hours" in given:
+        quiet = body.quiet_hours
+        state.quiet_start = quiet.start if quiet else None
+        state.quiet_end = quiet.end if quiet else None
+        state.quiet_timezone = quiet.timezone if quiet else None
+    await db.flush()
+    # Counts and NEW tags follow the markets a customer is notified about: their tabs and every process's
+    # cached seen marks learn the change from this event.
+    counts = await unseen_counts(db, user_id)
+    await publish(db, IdeasSeen(user_id=user_id, **counts.model_dump()))
+    return await get_notification_settings(db, user_id)

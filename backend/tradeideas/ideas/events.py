@@ -1,0 +1,69 @@
+"""Events the ideas domain publishes; `data:` of the idea events is the idea as the API returns it."""
+
+from datetime import date, datetime
+from typing import Literal
+
+from tradeideas.core.events import DomainEvent
+from tradeideas.ideas.schemas import IdeaOut, IdeaType, ListMarket
+
+
+class IdeaCreated(IdeaOut, DomainEvent):
+    """A new idea (shared by every viewer, so `isNew` is null: clients tag it NEW themselves)."""
+
+    type: Literal["idea.created"] = "idea.created"
+
+
+class IdeaUpdated(IdeaOut, DomainEvent):
+    type: Literal["idea.updated"] = "idea.updated"
+
+
+class IdeaStatusChanged(IdeaOut, DomainEvent):
+    type: Literal["idea.status"] = "idea.status"
+
+
+class IdeaDeleted(DomainEvent):
+    type: Literal["idea.deleted"] = "idea.deleted"
+    id: int
+    market: ListMarket
+    idea_type: IdeaType
+    educator_id: int | None = None  # who deleted it (its owner), for the audit log
+    pair: str | None = None
+
+
+class IdeaRecordChanged(DomainEvent):
+    """An educator's track record changed on these closing days (an idea completed, was reset or re-graded)."""
+
+    type: Literal["idea.record"] = "idea.record"
+    educator_id: int
+    days: list[date]
+
+
+class IdeaWithdrawn(DomainEvent):
+    """An open idea deleted after the correction window: it stays counted in its educator's public record."""
+
+    type: Literal["idea.withdrawn"] = "idea.withdrawn"
+    id: int
+    educator_id: int
+    market: ListMarket
+    idea_type: IdeaType
+    time_frame: str
+    published_at: datetime
+    deleted_at: datetime
+
+
+class IdeasSeen(DomainEvent):
+    """A customer's unseen counts after they marked ideas seen (their other tabs and devices update)."""
+
+    type: Literal["ideas.seen"] = "ideas.seen"
+    user_id: int
+    forex: int
+    crypto: int
+    total: int
+
+    def audience(self) -> str:
+        return str(self.user_id)
+
+
+IDEA_CHANGES = (IdeaCreated, IdeaUpdated, IdeaStatusChanged, IdeaDeleted)
+RECORD_CHANGES = (IdeaRecordChanged, IdeaWithdrawn)
+EVENTS = (*IDEA_CHANGES, *RECORD_CHANGES, IdeasSeen)

@@ -1,0 +1,162 @@
+"""How an idea ended and what it made, in R (multiples of the risk taken). Pure functions, no database.
+
+Levels are free text: they are read as decimal numbers (thousands separators and a leading sign allowed);
+where a level that is needed is not a number, R is null and the idea still counts as a win or a loss.
+R is taken from the levels as they stood at the end of the correction window (see `levels_at`).
+"""
+
+import re
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Literal
+
+from tradeideas.core.errors import Invalid
+from tradeideas.ideas.models import IdeaStatus
+
+# Edits within this time after publishing are corrections: they leave no trace in the track record.
+CORRECTION_WINDOW = timedelta(minutes=15)
+
+Outcome = Literal["exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered"]
+OUTCOMES: tuple[Outcome, ...] = ("exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered")
+# Which outcomes each completing status allows, the first being the default (the spec's one-click buttons).
+STATUS_OUTCOMES: dict[IdeaStatus, tuple[Outcome, ...]] = {
+    IdeaStatus.SUCCESSFUL: ("exit1", "exit2", "exit3", "manual"),
+    IdeaStatus.UNSUCCESSFUL: ("invalidation", "manual"),
+    IdeaStatus.INVALIDATED: ("not_triggered",),
+}
+MANUAL_NEEDS_PRICE = "A manual close needs a numeric closePrice"
+CLOSE_PRICE_NOT_NUMBER = "closePrice must be a number"
+CLOSE_PRICE_ONLY_MANUAL = "closePrice is only given for a manual close"
+OUTCOME_ON_OPEN = "An outcome is only given when an idea is completed"
+
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_SEPARATORS = str.maketrans("", "", ",_' \u00a0\u202f")
+
+
+def parse_level(text: str | None) -> Decimal | None:
+    """'1,234.50' -> 1234.50, '-0.5' -> -0.5; anything else (words, ranges, empty) -> None."""
+    if text is None:
+        return None
+    cleaned = text.strip().translate(_SEPARATORS)
+    if not _NUMBER.fullmatch(cleaned):
+        return None
+    try:
+        return Decimal(cleaned)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
+        return None
+
+
+@dataclass(frozen=True)
+class Levels:
+    """The fields R depends on, as text (as the educator wrote them)."""
+
+    order_type: str
+    entry1: str
+    entry2: str | None
+    invalidation_level: str
+    exit1: str
+    exit2: str | None
+    exit3: str | None
+
+    def with_field(self, label: str, value: str | None) -> "Levels":
+        attr = LEVEL_FIELDS.get(label)
+        if attr is None:
+            return self
+        if value is None and attr in {"order_type", "entry1", "invalidation_level", "exit1"}:
+            return self  # a required field is never cleared; keep what is known
+        return replace(self, **{attr: value})  # type: ignore[arg-type]
+
+
+# Revision labels (JSON names) of the fields R depends on, and their attributes.
+LEVEL_FIELDS: dict[str, str] = {
+    "orderType": "order_type",
+    "entry1": "entry1",
+    "entry2": "entry2",
+    "invalidationLevel": "invalidation_level",
+    "exit1": "exit1",
+    "exit2": "exit2",
+    "exit3": "exit3",
+}
+
+
+def planned_entry(levels: Levels) -> Decimal | None:
+    """Entry 1, or the mean of entry 1 and entry 2 when both are given."""
+    first = parse_level(levels.entry1)
+    if levels.entry2 is None:
+        return first
+    second = parse_level(levels.entry2)
+    if first is None or second is None:
+        return None
+    return (first + second) / 2
+
+
+def close_level(levels: Levels, outcome: str, close_price: str | None) -> Decimal | None:
+    if outcome in ("exit1", "exit2", "exit3"):
+        return parse_level(getattr(levels, outcome))
+    if outcome == "invalidation":
+        return parse_level(levels.invalidation_level)
+    if outcome == "manual":
+        return parse_level(close_price)
+    return None  # not_triggered: no trade, no R
+
+
+def r_multiple(levels: Levels, outcome: str, close_price: str | None) -> float | None:
+    """(close - entry) / risk for BUY, (entry - close) / risk for SELL, rounded to 2 decimals."""
+    entry = planned_entry(levels)
+    stop = parse_level(levels.invalidation_level)
+    close = close_level(levels, outcome, close_price)
+    if entry is None or stop is None or close is None or entry == stop:
+        return None
+    risk = abs(entry - stop)
+    move = close - entry if levels.order_type == "BUY" else entry - close
+    return float((move / risk).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def normalise_close_price(value: str | None) -> str | None:
+    """The close price as sent (trimmed); 422 when it is not a number."""
+    if value is None or not value.strip():
+        return None
+    if parse_level(value) is None:
+        raise Invalid(CLOSE_PRICE_NOT_NUMBER, code="invalid_close_price")
+    return value.strip()
+
+
+def resolve_outcome(
+    status: IdeaStatus, outcome: str | None, close_price: str | None, exits: dict[str, str | None]
+) -> tuple[Outcome | None, str | None]:
+    """The outcome a status change records (defaults for the one-click buttons) and its close price.
+
+    `exits` are the idea's current exit levels: an outcome naming an exit the idea does not have is refused.
+    """
+    allowed = STATUS_OUTCOMES.get(status)
+    if allowed is None:  # active / pending: reopening clears the outcome
+        if outcome is not None or close_price is not None:
+            raise Invalid(OUTCOME_ON_OPEN, code="invalid_outcome")
+        return None, None
+    chosen: Outcome = allowed[0] if outcome is None else _known(outcome)
+    if chosen not in allowed:
+        raise Invalid(f"Outcome {chosen} does not fit status {status.value}", code="invalid_outcome")
+    if chosen.startswith("exit") and not exits.get(chosen):
+        raise Invalid(f"This idea has no Exit {chosen[-1]}", code="invalid_outcome")
+    if chosen == "manual":
+        if close_price is None:
+            raise Invalid(MANUAL_NEEDS_PRICE, code="invalid_close_price")
+        return chosen, close_price
+    if close_price is not None:
+        raise Invalid(CLOSE_PRICE_ONLY_MANUAL, code="invalid_close_price")
+    return chosen, None
+
+
+def _known(outcome: str) -> Outcome:
+    for known in OUTCOMES:
+        if outcome == known:
+            return known
+    raise Invalid(f"Outcome must be one of {', '.join(OUTCOMES)}", code="invalid_outcome")
+
+
+def manual_status(sent: IdeaStatus, r: float | None) -> IdeaStatus:
+    """A manual close is successful when in profit, otherwise unsuccessful; unknown profit keeps the sent status."""
+    if r is None:
+        return sent
+    return IdeaStatus.SUCCESSFUL if r > 0 else IdeaStatus.UNSUCCESSFUL

@@ -1,0 +1,54 @@
+"""HTTP routes of the educators' track records (any signed-in user may read them)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+
+from tradeideas.core.deps import DbSession
+from tradeideas.core.schemas import PathId
+from tradeideas.ideas.schemas import TIME_FRAME_MAX, ListIdeaType, ListMarket
+from tradeideas.permissions import AnyUser
+from tradeideas.trackrecords import service
+from tradeideas.trackrecords.schemas import TrackRecord, TrackRecordSummary
+
+router = APIRouter(prefix="/api", tags=["track records"])
+
+
+@router.get("/educators/track-records")
+async def list_track_records(_: AnyUser, db: DbSession) -> list[TrackRecordSummary]:
+    """Every educator's whole track record with an equity curve, for the educators list."""
+    return await service.track_records(db)
+
+
+@router.get(
+    "/educators/{educator_id:int}/track-record/ideas.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}, 404: {}},
+)
+async def download_track_record_csv(educator_id: PathId, _: AnyUser, db: DbSession) -> Response:
+    """The educator's completed ideas as CSV: levels, outcome, dates and R."""
+    body = await service.completed_ideas_csv(db, educator_id)
+    headers = {"Content-Disposition": f'attachment; filename="track-record-{educator_id}.csv"'}
+    return Response(body, media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.get("/educators/{educator_id:int}/track-record", responses={404: {}})
+async def get_track_record(
+    educator_id: PathId,
+    _: AnyUser,
+    db: DbSession,
+    market: ListMarket | None = None,
+    idea_type: Annotated[ListIdeaType | None, Query(alias="ideaType")] = None,
+    time_frame: Annotated[str | None, Query(alias="timeFrame", min_length=1, max_length=TIME_FRAME_MAX)] = None,
+    since: Annotated[
+        str | None,
+        Query(
+            pattern=r"^\d{4}-\d{2}-\d{2}$",
+            json_schema_extra={"format": "date"},
+            description="Only ideas closed (or opened) on or after this day (YYYY-MM-DD)",
+        ),
+    ] = None,
+) -> TrackRecord:
+    """One educator's track record, optionally filtered, with figures per group and the equity curve."""
+    filters = service.RecordFilter(market, idea_type, time_frame, service.parse_day(since))
+    return await service.track_record(db, educator_id, filters)
