@@ -1,7 +1,22 @@
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+
+const features = readdirSync(new URL("./src/features", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** What a file of `feature` may not import: another feature (relative or "@/features/x") or the app. */
+function featurePatterns(feature) {
+  const message = "No cross-feature imports: use src/components, src/lib or src/api, or compose in src/app.";
+  return [
+    { regex: `^(@/|(\\.\\./)+)features/(?!${feature}(/|$))`, message },
+    { regex: "^\\.\\./(?!\\.\\./)", message },
+    { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "Features must not import from src/app." },
+  ];
+}
 
 export default tseslint.config(
   { ignores: ["dist", "node_modules", "src/api/schema.d.ts"] },
@@ -15,27 +30,21 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", ignoreRestSiblings: true }],
     },
   },
+  // Import boundaries: app → features → shared (src/components, src/lib, src/api); features never import
+  // each other, whether by a relative path or the "@/" alias.
+  ...features.map((feature) => ({
+    files: [`src/features/${feature}/**/*.{ts,tsx}`],
+    rules: { "no-restricted-imports": ["error", { patterns: featurePatterns(feature) }] },
+  })),
   {
-    // Features are independent: a feature imports only from src/components, src/lib and src/api.
-    files: ["src/features/**/*.{ts,tsx}"],
+    files: ["src/components/**/*.{ts,tsx}", "src/lib/**/*.{ts,tsx}", "src/api/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
-        {
-          patterns: [
-            {
-              regex: "^\\.\\./(?!\\.\\./)",
-              message: "No cross-feature imports: use src/components, src/lib or src/api, or compose in src/app.",
-            },
-            {
-              regex: "^(\\.\\./)+app(/|$)",
-              message: "Features must not import from src/app.",
-            },
-          ],
-        },
+        { patterns: [{ regex: "^(@/|(\\.\\./)+|\\./)(features|app)(/|$)", message: "Shared code must not import features or the app." }] },
       ],
     },
   },

@@ -3,10 +3,20 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { compression } from "vite-plugin-compression2";
+import { fileURLToPath } from "node:url";
 
 const backend = "http://127.0.0.1:8000";
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
+  resolve: {
+    // React Router's package exports only its development build (dev warnings switched on); its
+    // production build is the same code with them off, so production bundles use that one.
+    alias:
+      mode === "production"
+        ? [{ find: /^react-router$/, replacement: fileURLToPath(new URL("node_modules/react-router/dist/production/index.mjs", import.meta.url)) }]
+        : [],
+  },
   plugins: [
     react(),
     tailwindcss(),
@@ -21,6 +31,8 @@ export default defineConfig({
       manifestFilename: "manifest.webmanifest",
       includeAssets: ["favicon.svg"],
       injectManifest: {
+        // A classic script: the "es" format builds it with Rollup's deprecated inlineDynamicImports.
+        rollupFormat: "iife",
         globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest}"],
         globIgnores: ["icons/maskable-512.png"],
       },
@@ -43,6 +55,8 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    // .br and .gz beside every text asset, made once at build time; the server picks one per request.
+    compression({ algorithms: ["brotliCompress", "gzip"], threshold: 1024 }),
   ],
   build: {
     outDir: "dist",
@@ -50,10 +64,9 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [
-            { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie)[\\/]/ },
-            { name: "vendor", test: /node_modules[\\/]/ },
-          ],
+          // React changes least often: its own long-cached chunk. Other libraries go with the screens
+          // that use them, so the login page does not download the carousel, dialogs or chat code.
+          groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie)[\\/]/ }],
         },
       },
     },
@@ -70,5 +83,7 @@ export default defineConfig({
     setupFiles: ["./src/test/setup.ts"],
     css: false,
     include: ["src/**/*.test.{ts,tsx}"],
+    // See src/test/setup.ts: a loaded machine must not turn slow module loading into failures.
+    testTimeout: 30_000,
   },
-});
+}));

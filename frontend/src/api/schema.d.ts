@@ -4,6 +4,166 @@
  */
 
 export interface paths {
+    "/api/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit Log
+         * @description Who did what to whom and when, newest first (append-only).
+         */
+        get: operations["audit_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite Customer
+         * @description Invite a customer: returns a one-use link, valid 7 days, for the admin to send.
+         */
+        post: operations["invite_customer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/invites/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite Customers Bulk
+         * @description Invite many customers from CSV lines: one link per row, or every row's error and nothing created.
+         */
+        post: operations["invite_customers_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Members
+         * @description Members, newest first: search by e-mail or name, filter by role and state, 25 per page.
+         */
+        get: operations["list_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/members/{member_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable Member
+         * @description Disable a member: their sessions and live event streams end at once; their data stays.
+         */
+        post: operations["disable_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/members/{member_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable Member
+         * @description Enable a disabled member again.
+         */
+        post: operations["enable_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/members/{member_id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset Member Password
+         * @description Create a one-use password reset link for a member, valid 24 hours.
+         */
+        post: operations["reset_member_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/members/{member_id}/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign Out Member
+         * @description End every session of a member, on every device.
+         */
+        post: operations["sign_out_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -176,6 +336,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/educators/track-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Track Records
+         * @description Every educator's whole track record with an equity curve, for the educators list.
+         */
+        get: operations["list_track_records"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/educators/{educator_id}/track-record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Track Record
+         * @description One educator's track record, optionally filtered, with figures per group and the equity curve.
+         */
+        get: operations["get_track_record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/educators/{educator_id}/track-record/ideas.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download Track Record Csv
+         * @description The educator's completed ideas as CSV: levels, outcome, dates and R.
+         */
+        get: operations["download_track_record_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -188,11 +408,11 @@ export interface paths {
          * @description Server-Sent Events for the logged-in user.
          *
          *     Each event has `id:` (pass it back as the `Last-Event-ID` header, or `?lastEventId=`, to replay what
-         *     was missed), `event:` (one of: idea.created, idea.updated, idea.deleted, idea.status,
-         *     chat.message.created, chat.message.updated, chat.message.deleted, chat.reaction.updated, ideas.seen) and
-         *     `data:` (JSON: the changed object as the API returns it; for `ideas.seen`, sent only to that customer,
-         *     their new unseen counts). A `: ping` comment comes every 25 s. `event: resync`
-         *     means the client was away too long: reload every list. Customers never receive educator-only events.
+         *     was missed), `event:` (the type tag) and `data:` (JSON). `{type: event, ...data}` is one of the
+         *     `RealtimeEvent` union documented in this response's schema: the changed object as the API returns it,
+         *     for `ideas.seen` (sent only to that customer) their new unseen counts. A `: ping` comment comes every 25 s.
+         *     `event: resync` means the client was away too long: reload every list. Customers never receive
+         *     educator-only events.
          */
         get: operations["stream_events"];
         put?: never;
@@ -212,11 +432,51 @@ export interface paths {
         };
         /**
          * Health
-         * @description Liveness and database check.
+         * @description Liveness, database and cross-process event check.
          */
         get: operations["health"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invites/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invite Info
+         * @description Who an invitation link is for, while it can still be used.
+         */
+        get: operations["invite_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invites/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Invite
+         * @description Choose a password with an invitation link; answers like a login and sets the session cookie.
+         */
+        post: operations["accept_invite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -245,6 +505,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/me/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Journal
+         * @description The caller's journal, newest first, with results in R and account currency, and totals.
+         */
+        get: operations["list_journal"];
+        put?: never;
+        /**
+         * Create Journal Entry
+         * @description Record that the caller took an idea (fill price, optional size in units and note).
+         */
+        post: operations["create_journal_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/journal/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Journal Entry
+         * @description Delete one of the caller's journal entries.
+         */
+        delete: operations["delete_journal_entry"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Journal Entry
+         * @description Close one of the caller's entries with an exit price (null reopens it) or change its note.
+         */
+        patch: operations["update_journal_entry"];
         trace?: never;
     };
     "/api/me/notification-settings": {
@@ -315,6 +623,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/risk-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Risk Settings
+         * @description The caller's account size, currency, risk per trade (%) and leverage (defaults until saved).
+         */
+        get: operations["get_risk_settings"];
+        /**
+         * Put Risk Settings
+         * @description Save the caller's account size, currency, risk per trade (%) and leverage.
+         */
+        put: operations["put_risk_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/unseen-counts": {
         parameters: {
             query?: never;
@@ -346,9 +678,33 @@ export interface paths {
         put?: never;
         /**
          * Upload Media
-         * @description Upload one image (multipart field `file`, < 10 MB); returns its id and URL for imageIds.
+         * @description Upload an image (card `url` and large `fullUrl`, for imageIds) or a voice note (audio, <= 5 min, for audioId).
          */
         post: operations["upload_media"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/password-resets/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Password Reset Info
+         * @description Who a password reset link is for, while it can still be used.
+         */
+        get: operations["password_reset_info"];
+        put?: never;
+        /**
+         * Use Password Reset
+         * @description Set a new password with a reset link; ends every other session and logs this browser in.
+         */
+        post: operations["use_password_reset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -386,7 +742,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe Push
-         * @description Save this browser's push subscription for the caller (upsert by endpoint).
+         * @description Save this browser's push subscription for the caller (upsert by endpoint; allowed push services only).
          */
         post: operations["subscribe_push"];
         /**
@@ -413,6 +769,26 @@ export interface paths {
          * @description Send a test or sample trade notification to the caller's own subscriptions, now.
          */
         post: operations["send_test_push"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/test-notification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send My Test Notification
+         * @description Send a plain test notification to the customer's own subscriptions now and report what happened.
+         */
+        post: operations["send_my_test_notification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -477,13 +853,13 @@ export interface paths {
         get: operations["get_trade_idea"];
         /**
          * Set Trade Idea Status
-         * @description Set an own idea's status: successful, unsuccessful, invalidated or active (reset).
+         * @description Set an own idea's status and outcome (exit reached, manual close at a price, stopped, not triggered).
          */
         put: operations["set_trade_idea_status"];
         post?: never;
         /**
          * Delete Trade Idea
-         * @description Delete an own idea with its images links, revisions and seen marks.
+         * @description Delete an own open idea (completed ideas stay in the track record: 409).
          */
         delete: operations["delete_trade_idea"];
         options?: never;
@@ -548,6 +924,39 @@ export interface components {
             /** Educatorslugs */
             educatorSlugs: string[];
         };
+        /** AuditItem */
+        AuditItem: {
+            /** Action */
+            action: string;
+            /** Actoremail */
+            actorEmail: string;
+            /** Actorid */
+            actorId: number | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Detail */
+            detail: string;
+            /** Id */
+            id: number;
+            /** Targetemail */
+            targetEmail: string;
+            /** Targetid */
+            targetId: number | null;
+        };
+        /** AuditPage */
+        AuditPage: {
+            /** Items */
+            items: components["schemas"]["AuditItem"][];
+            /** Page */
+            page: number;
+            /** Pagesize */
+            pageSize: number;
+            /** Total */
+            total: number;
+        };
         /** Body_upload_avatar */
         Body_upload_avatar: {
             /** File */
@@ -557,6 +966,218 @@ export interface components {
         Body_upload_media: {
             /** File */
             file: string;
+        };
+        /** BulkInviteIn */
+        BulkInviteIn: {
+            /**
+             * Csv
+             * @description Lines of `e-mail,first name,last name` (names optional; a header line is skipped)
+             */
+            csv: string;
+        };
+        /** BulkInviteOut */
+        BulkInviteOut: {
+            /** Rows */
+            rows: components["schemas"]["BulkInviteRow"][];
+        };
+        /** BulkInviteRejected */
+        BulkInviteRejected: {
+            /** Code */
+            code: string;
+            /** Message */
+            message: string;
+            /**
+             * Rows
+             * @description Every row; those with `error` must be fixed (nothing was created). Absent when the body itself was invalid.
+             */
+            rows?: components["schemas"]["BulkInviteRow"][];
+        };
+        /** BulkInviteRow */
+        BulkInviteRow: {
+            /** Email */
+            email: string;
+            /** Error */
+            error?: string | null;
+            /** Expiresat */
+            expiresAt?: string | null;
+            /**
+             * Firstname
+             * @default
+             */
+            firstName: string;
+            /** Inviteurl */
+            inviteUrl?: string | null;
+            /**
+             * Lastname
+             * @default
+             */
+            lastName: string;
+            /** Line */
+            line: number;
+        };
+        /** ChatMessageCreated */
+        ChatMessageCreated: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Hearted */
+            hearted: boolean;
+            /** Hearts */
+            hearts: number;
+            /** Id */
+            id: number;
+            /** Imageurl */
+            imageUrl: string | null;
+            /** Isedited */
+            isEdited: boolean;
+            /** Liked */
+            liked: boolean;
+            /** Likes */
+            likes: number;
+            /** Message */
+            message: string;
+            /** Roomid */
+            roomId: number;
+            /** Specialty */
+            specialty: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat.message.created";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Userid */
+            userId: number;
+            /** Userimage */
+            userImage: string | null;
+            /** Username */
+            userName: string;
+            /**
+             * Userrole
+             * @enum {string}
+             */
+            userRole: "customer" | "educator";
+        };
+        /** ChatMessageDeleted */
+        ChatMessageDeleted: {
+            /** Id */
+            id: number;
+            /** Roomid */
+            roomId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat.message.deleted";
+            /**
+             * Userid
+             * @default null
+             */
+            userId: number | null;
+        };
+        /** ChatMessageUpdated */
+        ChatMessageUpdated: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Hearted */
+            hearted: boolean;
+            /** Hearts */
+            hearts: number;
+            /** Id */
+            id: number;
+            /** Imageurl */
+            imageUrl: string | null;
+            /** Isedited */
+            isEdited: boolean;
+            /** Liked */
+            liked: boolean;
+            /** Likes */
+            likes: number;
+            /** Message */
+            message: string;
+            /** Roomid */
+            roomId: number;
+            /** Specialty */
+            specialty: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat.message.updated";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Userid */
+            userId: number;
+            /** Userimage */
+            userImage: string | null;
+            /** Username */
+            userName: string;
+            /**
+             * Userrole
+             * @enum {string}
+             */
+            userRole: "customer" | "educator";
+        };
+        /** ChatReactionUpdated */
+        ChatReactionUpdated: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Hearted */
+            hearted: boolean;
+            /** Hearts */
+            hearts: number;
+            /** Id */
+            id: number;
+            /** Imageurl */
+            imageUrl: string | null;
+            /** Isedited */
+            isEdited: boolean;
+            /** Liked */
+            liked: boolean;
+            /** Likes */
+            likes: number;
+            /** Message */
+            message: string;
+            /** Roomid */
+            roomId: number;
+            /** Specialty */
+            specialty: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "chat.reaction.updated";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Userid */
+            userId: number;
+            /** Userimage */
+            userImage: string | null;
+            /** Username */
+            userName: string;
+            /**
+             * Userrole
+             * @enum {string}
+             */
+            userRole: "customer" | "educator";
         };
         /** CurrentUser */
         CurrentUser: {
@@ -576,11 +1197,22 @@ export interface components {
              * Role
              * @enum {string}
              */
-            role: "customer" | "educator";
+            role: "customer" | "educator" | "admin";
             /** Slug */
             slug: string | null;
             /** Specialty */
             specialty: string | null;
+        };
+        /** CurvePoint */
+        CurvePoint: {
+            /**
+             * At
+             * Format: date-time
+             * @description Last closing time of the day
+             */
+            at: string;
+            /** Cumulativer */
+            cumulativeR: number;
         };
         /**
          * EducatorOut
@@ -606,12 +1238,49 @@ export interface components {
             /** Specialty */
             specialty: string | null;
         };
+        /** EducatorProfile */
+        EducatorProfile: {
+            /** Avatarurl */
+            avatarUrl: string | null;
+            /** Bio */
+            bio: string;
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Slug */
+            slug: string | null;
+            /** Specialty */
+            specialty: string | null;
+            /** Tradingstyle */
+            tradingStyle: string | null;
+            /** Yearsexperience */
+            yearsExperience: number;
+        };
         /** ErrorResponse */
         ErrorResponse: {
             /** Code */
             code: string;
             /** Message */
             message: string;
+        };
+        /** EventSwitches */
+        EventSwitches: {
+            /**
+             * Chatmessage
+             * @default false
+             */
+            chatMessage: boolean;
+            /**
+             * Ideaclosed
+             * @default true
+             */
+            ideaClosed: boolean;
+            /**
+             * Newidea
+             * @default true
+             */
+            newIdea: boolean;
         };
         /** HealthResponse */
         HealthResponse: {
@@ -621,6 +1290,12 @@ export interface components {
              */
             database: "ok";
             /**
+             * Events
+             * @description degraded: changes made by other server processes are not heard right now (reconnecting); caches then keep entries only seconds
+             * @enum {string}
+             */
+            events: "live" | "degraded";
+            /**
              * Status
              * @constant
              */
@@ -628,43 +1303,65 @@ export interface components {
         };
         /** IdeaCreate */
         IdeaCreate: {
-            /** Audiourl */
-            audioUrl?: string | null;
+            /**
+             * Audioid
+             * @description A voice note uploaded with POST /api/media; null removes it
+             */
+            audioId?: number | null;
             /** Entry1 */
-            entry1?: string | null;
+            entry1: string | number;
             /** Entry2 */
-            entry2?: string | null;
+            entry2?: string | number | null;
             /** Exit1 */
-            exit1?: string | null;
+            exit1: string | number;
             /** Exit2 */
-            exit2?: string | null;
+            exit2?: string | number | null;
             /** Exit3 */
-            exit3?: string | null;
-            /** Ideatype */
-            ideaType?: ("Leverage" | "Exchange") | null;
+            exit3?: string | number | null;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType: "Leverage" | "Exchange";
             /** Imageids */
             imageIds?: number[] | null;
             /** Invalidationlevel */
-            invalidationLevel?: string | null;
-            /** Markettype */
-            marketType?: ("Forex" | "Crypto") | null;
+            invalidationLevel: string | number;
+            /**
+             * Markettype
+             * @enum {string}
+             */
+            marketType: "Forex" | "Crypto";
             /** Notes */
-            notes?: string | null;
-            /** Ordertype */
-            orderType?: ("BUY" | "SELL") | null;
+            notes?: string | number | null;
+            /**
+             * Ordertype
+             * @enum {string}
+             */
+            orderType: "BUY" | "SELL";
             /** Pair */
-            pair?: string | null;
+            pair: string | number;
             /** Timeframe */
-            timeFrame?: string | null;
-            /** Videourl */
+            timeFrame: string | number;
+            /**
+             * Videourl
+             * @description https only; YouTube and Vimeo links play embedded
+             */
             videoUrl?: string | null;
         };
-        /** IdeaOut */
-        IdeaOut: {
+        /**
+         * IdeaCreated
+         * @description A new idea (shared by every viewer, so `isNew` is null: clients tag it NEW themselves).
+         */
+        IdeaCreated: {
             /** Audiourl */
             audioUrl: string | null;
             /** Charturl */
             chartUrl: string | null;
+            /** Closeprice */
+            closePrice: string | null;
+            /** Closedat */
+            closedAt: string | null;
             /**
              * Createdat
              * Format: date-time
@@ -672,12 +1369,22 @@ export interface components {
             createdAt: string;
             /** Edited */
             edited: boolean;
+            /**
+             * Editedafterpublish
+             * @description Levels changed after the 15-minute correction window
+             */
+            editedAfterPublish: boolean;
             /** Educatorid */
             educatorId: number;
             /** Educatorimage */
             educatorImage: string | null;
             /** Educatorname */
             educatorName: string;
+            /**
+             * Educatorslug
+             * @description The educator's page: /customer/educators/{slug}
+             */
+            educatorSlug: string | null;
             /** Entry1 */
             entry1: string;
             /** Entry2 */
@@ -695,6 +1402,156 @@ export interface components {
              * @enum {string}
              */
             ideaType: "Leverage" | "Exchange";
+            /**
+             * Imagefullurls
+             * @description The large versions of imageUrls, same order (full-screen viewer)
+             */
+            imageFullUrls: string[];
+            /** Imageids */
+            imageIds: number[];
+            /** Imageurls */
+            imageUrls: string[];
+            /** Invalidationlevel */
+            invalidationLevel: string;
+            /**
+             * Isnew
+             * @description Customers only: not yet seen
+             * @default null
+             */
+            isNew: boolean | null;
+            /**
+             * Market
+             * @enum {string}
+             */
+            market: "forex" | "crypto";
+            /**
+             * Markettype
+             * @enum {string}
+             */
+            marketType: "Forex" | "Crypto";
+            /** Notes */
+            notes: string | null;
+            /**
+             * Ordertype
+             * @enum {string}
+             */
+            orderType: "BUY" | "SELL";
+            /** Outcome */
+            outcome: ("exit1" | "exit2" | "exit3" | "invalidation" | "manual" | "not_triggered") | null;
+            /** Pair */
+            pair: string;
+            /**
+             * Rmultiple
+             * @description Result in multiples of the risk taken, 2 decimals
+             */
+            rMultiple: number | null;
+            /** Specialty */
+            specialty: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
+            /** Timeframe */
+            timeFrame: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idea.created";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Videourl */
+            videoUrl: string | null;
+        };
+        /** IdeaDeleted */
+        IdeaDeleted: {
+            /**
+             * Educatorid
+             * @default null
+             */
+            educatorId: number | null;
+            /** Id */
+            id: number;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType: "Leverage" | "Exchange";
+            /**
+             * Market
+             * @enum {string}
+             */
+            market: "forex" | "crypto";
+            /**
+             * Pair
+             * @default null
+             */
+            pair: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idea.deleted";
+        };
+        /** IdeaOut */
+        IdeaOut: {
+            /** Audiourl */
+            audioUrl: string | null;
+            /** Charturl */
+            chartUrl: string | null;
+            /** Closeprice */
+            closePrice: string | null;
+            /** Closedat */
+            closedAt: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Edited */
+            edited: boolean;
+            /**
+             * Editedafterpublish
+             * @description Levels changed after the 15-minute correction window
+             */
+            editedAfterPublish: boolean;
+            /** Educatorid */
+            educatorId: number;
+            /** Educatorimage */
+            educatorImage: string | null;
+            /** Educatorname */
+            educatorName: string;
+            /**
+             * Educatorslug
+             * @description The educator's page: /customer/educators/{slug}
+             */
+            educatorSlug: string | null;
+            /** Entry1 */
+            entry1: string;
+            /** Entry2 */
+            entry2: string | null;
+            /** Exit1 */
+            exit1: string;
+            /** Exit2 */
+            exit2: string | null;
+            /** Exit3 */
+            exit3: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType: "Leverage" | "Exchange";
+            /**
+             * Imagefullurls
+             * @description The large versions of imageUrls, same order (full-screen viewer)
+             */
+            imageFullUrls: string[];
             /** Imageids */
             imageIds: number[];
             /** Imageurls */
@@ -723,15 +1580,22 @@ export interface components {
              * @enum {string}
              */
             orderType: "BUY" | "SELL";
+            /** Outcome */
+            outcome: ("exit1" | "exit2" | "exit3" | "invalidation" | "manual" | "not_triggered") | null;
             /** Pair */
             pair: string;
+            /**
+             * Rmultiple
+             * @description Result in multiples of the risk taken, 2 decimals
+             */
+            rMultiple: number | null;
             /** Specialty */
             specialty: string | null;
             /**
              * Status
              * @enum {string}
              */
-            status: "active" | "successful" | "unsuccessful" | "invalidated";
+            status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
             /** Timeframe */
             timeFrame: string;
             /**
@@ -750,40 +1614,540 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * IdeaRecordChanged
+         * @description An educator's track record changed on these closing days (an idea completed, was reset or re-graded).
+         */
+        IdeaRecordChanged: {
+            /** Days */
+            days: string[];
+            /** Educatorid */
+            educatorId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idea.record";
+        };
+        /** IdeaStatusChanged */
+        IdeaStatusChanged: {
+            /** Audiourl */
+            audioUrl: string | null;
+            /** Charturl */
+            chartUrl: string | null;
+            /** Closeprice */
+            closePrice: string | null;
+            /** Closedat */
+            closedAt: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Edited */
+            edited: boolean;
+            /**
+             * Editedafterpublish
+             * @description Levels changed after the 15-minute correction window
+             */
+            editedAfterPublish: boolean;
+            /** Educatorid */
+            educatorId: number;
+            /** Educatorimage */
+            educatorImage: string | null;
+            /** Educatorname */
+            educatorName: string;
+            /**
+             * Educatorslug
+             * @description The educator's page: /customer/educators/{slug}
+             */
+            educatorSlug: string | null;
+            /** Entry1 */
+            entry1: string;
+            /** Entry2 */
+            entry2: string | null;
+            /** Exit1 */
+            exit1: string;
+            /** Exit2 */
+            exit2: string | null;
+            /** Exit3 */
+            exit3: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType: "Leverage" | "Exchange";
+            /**
+             * Imagefullurls
+             * @description The large versions of imageUrls, same order (full-screen viewer)
+             */
+            imageFullUrls: string[];
+            /** Imageids */
+            imageIds: number[];
+            /** Imageurls */
+            imageUrls: string[];
+            /** Invalidationlevel */
+            invalidationLevel: string;
+            /**
+             * Isnew
+             * @description Customers only: not yet seen
+             * @default null
+             */
+            isNew: boolean | null;
+            /**
+             * Market
+             * @enum {string}
+             */
+            market: "forex" | "crypto";
+            /**
+             * Markettype
+             * @enum {string}
+             */
+            marketType: "Forex" | "Crypto";
+            /** Notes */
+            notes: string | null;
+            /**
+             * Ordertype
+             * @enum {string}
+             */
+            orderType: "BUY" | "SELL";
+            /** Outcome */
+            outcome: ("exit1" | "exit2" | "exit3" | "invalidation" | "manual" | "not_triggered") | null;
+            /** Pair */
+            pair: string;
+            /**
+             * Rmultiple
+             * @description Result in multiples of the risk taken, 2 decimals
+             */
+            rMultiple: number | null;
+            /** Specialty */
+            specialty: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
+            /** Timeframe */
+            timeFrame: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idea.status";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Videourl */
+            videoUrl: string | null;
+        };
+        /**
          * IdeaUpdate
          * @description Any subset of the editable fields; required ones cannot be cleared.
          */
         IdeaUpdate: {
-            /** Audiourl */
-            audioUrl?: string | null;
+            /**
+             * Audioid
+             * @description A voice note uploaded with POST /api/media; null removes it
+             */
+            audioId?: number | null;
             /** Entry1 */
-            entry1?: string | null;
+            entry1?: string | number | null;
             /** Entry2 */
-            entry2?: string | null;
+            entry2?: string | number | null;
             /** Exit1 */
-            exit1?: string | null;
+            exit1?: string | number | null;
             /** Exit2 */
-            exit2?: string | null;
+            exit2?: string | number | null;
             /** Exit3 */
-            exit3?: string | null;
+            exit3?: string | number | null;
             /** Ideatype */
             ideaType?: ("Leverage" | "Exchange") | null;
             /** Imageids */
             imageIds?: number[] | null;
             /** Invalidationlevel */
-            invalidationLevel?: string | null;
+            invalidationLevel?: string | number | null;
             /** Markettype */
             marketType?: ("Forex" | "Crypto") | null;
             /** Notes */
-            notes?: string | null;
+            notes?: string | number | null;
             /** Ordertype */
             orderType?: ("BUY" | "SELL") | null;
             /** Pair */
-            pair?: string | null;
+            pair?: string | number | null;
             /** Timeframe */
-            timeFrame?: string | null;
-            /** Videourl */
+            timeFrame?: string | number | null;
+            /**
+             * Videourl
+             * @description https only; YouTube and Vimeo links play embedded
+             */
             videoUrl?: string | null;
+        };
+        /** IdeaUpdated */
+        IdeaUpdated: {
+            /** Audiourl */
+            audioUrl: string | null;
+            /** Charturl */
+            chartUrl: string | null;
+            /** Closeprice */
+            closePrice: string | null;
+            /** Closedat */
+            closedAt: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Edited */
+            edited: boolean;
+            /**
+             * Editedafterpublish
+             * @description Levels changed after the 15-minute correction window
+             */
+            editedAfterPublish: boolean;
+            /** Educatorid */
+            educatorId: number;
+            /** Educatorimage */
+            educatorImage: string | null;
+            /** Educatorname */
+            educatorName: string;
+            /**
+             * Educatorslug
+             * @description The educator's page: /customer/educators/{slug}
+             */
+            educatorSlug: string | null;
+            /** Entry1 */
+            entry1: string;
+            /** Entry2 */
+            entry2: string | null;
+            /** Exit1 */
+            exit1: string;
+            /** Exit2 */
+            exit2: string | null;
+            /** Exit3 */
+            exit3: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType: "Leverage" | "Exchange";
+            /**
+             * Imagefullurls
+             * @description The large versions of imageUrls, same order (full-screen viewer)
+             */
+            imageFullUrls: string[];
+            /** Imageids */
+            imageIds: number[];
+            /** Imageurls */
+            imageUrls: string[];
+            /** Invalidationlevel */
+            invalidationLevel: string;
+            /**
+             * Isnew
+             * @description Customers only: not yet seen
+             * @default null
+             */
+            isNew: boolean | null;
+            /**
+             * Market
+             * @enum {string}
+             */
+            market: "forex" | "crypto";
+            /**
+             * Markettype
+             * @enum {string}
+             */
+            marketType: "Forex" | "Crypto";
+            /** Notes */
+            notes: string | null;
+            /**
+             * Ordertype
+             * @enum {string}
+             */
+            orderType: "BUY" | "SELL";
+            /** Outcome */
+            outcome: ("exit1" | "exit2" | "exit3" | "invalidation" | "manual" | "not_triggered") | null;
+            /** Pair */
+            pair: string;
+            /**
+             * Rmultiple
+             * @description Result in multiples of the risk taken, 2 decimals
+             */
+            rMultiple: number | null;
+            /** Specialty */
+            specialty: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
+            /** Timeframe */
+            timeFrame: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idea.updated";
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Videourl */
+            videoUrl: string | null;
+        };
+        /**
+         * IdeaWithdrawn
+         * @description An open idea deleted after the correction window: it stays counted in its educator's public record.
+         */
+        IdeaWithdrawn: {
+            /**
+             * Deletedat
+             * Format: date-time
+             */
+            deletedAt: string;
+            /** Educatorid */
+            educatorId: number;
+            /** Id */
+            id: number;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType: "Leverage" | "Exchange";
+            /**
+             * Market
+             * @enum {string}
+             */
+            market: "forex" | "crypto";
+            /**
+             * Publishedat
+             * Format: date-time
+             */
+            publishedAt: string;
+            /** Timeframe */
+            timeFrame: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idea.withdrawn";
+        };
+        /**
+         * IdeasSeen
+         * @description A customer's unseen counts after they marked ideas seen (their other tabs and devices update).
+         */
+        IdeasSeen: {
+            /** Crypto */
+            crypto: number;
+            /** Forex */
+            forex: number;
+            /** Total */
+            total: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ideas.seen";
+            /** Userid */
+            userId: number;
+        };
+        /** InviteIn */
+        InviteIn: {
+            /** Email */
+            email: string;
+            /**
+             * Firstname
+             * @default
+             */
+            firstName: string;
+            /**
+             * Lastname
+             * @default
+             */
+            lastName: string;
+        };
+        /** InviteOut */
+        InviteOut: {
+            /**
+             * Expiresat
+             * Format: date-time
+             */
+            expiresAt: string;
+            /** Inviteurl */
+            inviteUrl: string;
+            member: components["schemas"]["Member"];
+        };
+        /**
+         * JournalChanged
+         * @description The customer's journal changed (taken, closed, edited or deleted): their other tabs reload it.
+         */
+        JournalChanged: {
+            /** Ideaid */
+            ideaId: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "journal.changed";
+            /** Userid */
+            userId: number;
+        };
+        /**
+         * JournalCreate
+         * @description Record that the caller took an idea: the price they got, their size (units), a note.
+         */
+        JournalCreate: {
+            /** Fillprice */
+            fillPrice: number;
+            /** Ideaid */
+            ideaId: number;
+            /** Note */
+            note?: string | null;
+            /** Size */
+            size?: number | null;
+        };
+        /** JournalEntryOut */
+        JournalEntryOut: {
+            /** Accountcurrency */
+            accountCurrency: string;
+            /** Closedat */
+            closedAt: string | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Educatorname */
+            educatorName: string;
+            /** Entry1 */
+            entry1: string;
+            /** Entry2 */
+            entry2: string | null;
+            /** Exit1 */
+            exit1: string;
+            /** Exit2 */
+            exit2: string | null;
+            /** Exit3 */
+            exit3: string | null;
+            /** Exitprice */
+            exitPrice: number | null;
+            /** Fillprice */
+            fillPrice: number;
+            /** Id */
+            id: number;
+            /**
+             * Ideaid
+             * @description null once the educator deleted the idea; the copied levels stay
+             */
+            ideaId: number | null;
+            /**
+             * Idearmultiple
+             * @description The educator's recorded result of the idea in R (null while open, not triggered or deleted)
+             */
+            ideaRMultiple: number | null;
+            /**
+             * Ideastatus
+             * @description The educator's recorded status of the idea now (null once it was deleted)
+             */
+            ideaStatus: ("active" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType: "Leverage" | "Exchange";
+            /** Invalidationlevel */
+            invalidationLevel: string;
+            /**
+             * Market
+             * @enum {string}
+             */
+            market: "forex" | "crypto";
+            /** Note */
+            note: string | null;
+            /**
+             * Ordertype
+             * @enum {string}
+             */
+            orderType: "BUY" | "SELL";
+            /** Pair */
+            pair: string;
+            /**
+             * Pnl
+             * @description Closed entries: rMultiple x riskAmount, in accountCurrency
+             */
+            pnl: number | null;
+            /**
+             * Rmultiple
+             * @description Closed entries: (exit - fill) / |fill - invalidation|, mirrored for SELL
+             */
+            rMultiple: number | null;
+            /** Riskamount */
+            riskAmount: number;
+            /** Size */
+            size: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "open" | "closed";
+        };
+        /** JournalOut */
+        JournalOut: {
+            /** Entries */
+            entries: components["schemas"]["JournalEntryOut"][];
+            totals: components["schemas"]["JournalTotals"];
+        };
+        /** JournalTotals */
+        JournalTotals: {
+            /** Accountcurrency */
+            accountCurrency: string;
+            /** Closed */
+            closed: number;
+            /** Entries */
+            entries: number;
+            /** Open */
+            open: number;
+            /** Totalpnl */
+            totalPnl: number;
+            /** Totalr */
+            totalR: number;
+            /**
+             * Winrate
+             * @description Share of closed entries with a positive result, 0-1
+             */
+            winRate: number | null;
+            /** Wins */
+            wins: number;
+        };
+        /**
+         * JournalUpdate
+         * @description Close an entry with the price you got out at (null reopens it), or change its note.
+         */
+        JournalUpdate: {
+            /** Exitprice */
+            exitPrice?: number | null;
+            /** Note */
+            note?: string | null;
+        };
+        /**
+         * LinkInfo
+         * @description What an invitation or reset page shows before the password is chosen.
+         */
+        LinkInfo: {
+            /** Email */
+            email: string;
+            /**
+             * Expiresat
+             * Format: date-time
+             */
+            expiresAt: string;
+            /** Firstname */
+            firstName: string;
         };
         /** LoginRequest */
         LoginRequest: {
@@ -796,7 +2160,7 @@ export interface components {
              * @default customer
              * @enum {string}
              */
-            selectedRole: "customer" | "educator";
+            selectedRole: "customer" | "educator" | "admin";
         };
         /** LoginResponse */
         LoginResponse: {
@@ -808,14 +2172,68 @@ export interface components {
         };
         /** MediaOut */
         MediaOut: {
+            /**
+             * Durationseconds
+             * @description Audio: length in seconds
+             */
+            durationSeconds?: number | null;
+            /**
+             * Fullurl
+             * @description Images: the large version (up to 2048 px wide)
+             */
+            fullUrl?: string | null;
             /** Height */
-            height: number;
+            height?: number | null;
             /** Id */
             id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "image" | "audio";
             /** Url */
             url: string;
             /** Width */
-            width: number;
+            width?: number | null;
+        };
+        /** Member */
+        Member: {
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Email */
+            email: string;
+            /** Firstname */
+            firstName: string;
+            /** Id */
+            id: number;
+            /** Lastname */
+            lastName: string;
+            /** Lastseenat */
+            lastSeenAt: string | null;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "customer" | "educator" | "admin";
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "active" | "disabled" | "invited";
+        };
+        /** MemberPage */
+        MemberPage: {
+            /** Items */
+            items: components["schemas"]["Member"][];
+            /** Page */
+            page: number;
+            /** Pagesize */
+            pageSize: number;
+            /** Total */
+            total: number;
         };
         /**
          * MessageCreate
@@ -894,7 +2312,13 @@ export interface components {
             /** Message */
             message: string;
         };
-        /** NotificationSettings */
+        /**
+         * NotificationSettings
+         * @description What reaches the customer's phone. A push is sent only when its market, educator and event are all on.
+         *
+         *     In a PUT, `educators`, `events` and `quietHours` may be left out (unchanged); `quietHours: null` turns
+         *     quiet hours off; `educators` may name only some educators (the others keep their switch).
+         */
         NotificationSettings: {
             /**
              * Crypto
@@ -902,10 +2326,19 @@ export interface components {
              */
             crypto: boolean;
             /**
+             * Educators
+             * @description Educator id -> on/off (all on by default)
+             */
+            educators?: {
+                [key: string]: boolean;
+            } | null;
+            events?: components["schemas"]["EventSwitches"] | null;
+            /**
              * Forex
              * @default true
              */
             forex: boolean;
+            quietHours?: components["schemas"]["QuietHours"] | null;
         };
         /** PasswordChange */
         PasswordChange: {
@@ -913,6 +2346,11 @@ export interface components {
             currentPassword: string;
             /** Newpassword */
             newPassword: string;
+        };
+        /** PasswordIn */
+        PasswordIn: {
+            /** Password */
+            password: string;
         };
         /** ProfileOut */
         ProfileOut: {
@@ -989,16 +2427,19 @@ export interface components {
              */
             specialty?: string | null;
             /** Timezone */
-            timezone?: string | null;
+            timezone?: ("UTC-5" | "UTC-6" | "UTC-7" | "UTC-8" | "UTC+0" | "UTC+1" | "UTC+8") | null;
             /**
              * Tradinginterests
              * @description Customers' free text, stored as specialty
              */
             tradingInterests?: string | null;
             /** Tradingstyle */
-            tradingStyle?: string | null;
-            /** Yearsexperience */
-            yearsExperience?: number | null;
+            tradingStyle?: ("Scalping" | "Day Trading" | "Swing Trading" | "Position Trading" | "Algorithmic Trading") | null;
+            /**
+             * Yearsexperience
+             * @description Whole years from 0 to 50; text that is not a number counts as 0
+             */
+            yearsExperience?: number | string | boolean | null;
         };
         /** PublicKeyOut */
         PublicKeyOut: {
@@ -1048,10 +2489,114 @@ export interface components {
             success: boolean;
         };
         /**
+         * QuietHours
+         * @description Pushes wait from `start` to `end` (local time in `timezone`; may span midnight).
+         */
+        QuietHours: {
+            /**
+             * End
+             * @example 07:00
+             */
+            end: string;
+            /**
+             * Start
+             * @example 22:00
+             */
+            start: string;
+            /**
+             * Timezone
+             * @description An IANA time zone name
+             * @example Europe/Berlin
+             */
+            timezone: string;
+        };
+        /**
          * ReactionKind
          * @enum {string}
          */
         ReactionKind: "heart" | "like";
+        /** @description One streamed event: `{type: event, ...data}`. */
+        RealtimeEvent: components["schemas"]["IdeaCreated"] | components["schemas"]["IdeaUpdated"] | components["schemas"]["IdeaStatusChanged"] | components["schemas"]["IdeaDeleted"] | components["schemas"]["IdeaRecordChanged"] | components["schemas"]["IdeaWithdrawn"] | components["schemas"]["IdeasSeen"] | components["schemas"]["ChatMessageCreated"] | components["schemas"]["ChatMessageUpdated"] | components["schemas"]["ChatReactionUpdated"] | components["schemas"]["ChatMessageDeleted"] | components["schemas"]["JournalChanged"] | components["schemas"]["Resync"];
+        /** RecordGroup */
+        RecordGroup: {
+            /**
+             * Active
+             * @description Open ideas (active or pending)
+             */
+            active: number;
+            /** Averager */
+            averageR: number | null;
+            /** Bestr */
+            bestR: number | null;
+            /**
+             * Completed
+             * @description Ideas with an outcome: wins, losses and not triggered
+             */
+            completed: number;
+            /**
+             * Deletedafterpublish
+             * @description Open ideas deleted more than 15 minutes after publishing
+             */
+            deletedAfterPublish: number;
+            /**
+             * Ideas
+             * @description Open and completed ideas
+             */
+            ideas: number;
+            /**
+             * Key
+             * @description The market, idea type, time frame or month (YYYY-MM) of this group
+             */
+            key: string;
+            /** Losses */
+            losses: number;
+            /**
+             * Maxdrawdownr
+             * @description Largest peak-to-trough fall of cumulative R
+             */
+            maxDrawdownR: number;
+            /** Nottriggered */
+            notTriggered: number;
+            /**
+             * Profitfactor
+             * @description Sum of positive R / |sum of negative R|; null without losses
+             */
+            profitFactor: number | null;
+            /** Totalr */
+            totalR: number;
+            /**
+             * Winrate
+             * @description wins / (wins + losses) as a fraction; null when there are none
+             */
+            winRate: number | null;
+            /** Wins */
+            wins: number;
+            /** Worstr */
+            worstR: number | null;
+        };
+        /** ResetOut */
+        ResetOut: {
+            /**
+             * Expiresat
+             * Format: date-time
+             */
+            expiresAt: string;
+            /** Reseturl */
+            resetUrl: string;
+        };
+        /**
+         * Resync
+         * @description The client was away too long: reload every list, then go on from `lastEventId`.
+         */
+        Resync: {
+            /** Lasteventid */
+            lastEventId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resync";
+        };
         /** RevisionOut */
         RevisionOut: {
             /**
@@ -1073,6 +2618,32 @@ export interface components {
             newValue: string | null;
             /** Oldvalue */
             oldValue: string | null;
+        };
+        /**
+         * RiskSettingsBody
+         * @description The customer's account for position sizing: size and currency, risk per trade in %, leverage.
+         */
+        RiskSettingsBody: {
+            /**
+             * Accountcurrency
+             * @default USD
+             */
+            accountCurrency: string;
+            /**
+             * Accountsize
+             * @default 10000
+             */
+            accountSize: number;
+            /**
+             * Leverage
+             * @default 1
+             */
+            leverage: number;
+            /**
+             * Riskpercent
+             * @default 1
+             */
+            riskPercent: number;
         };
         /** RoomOut */
         RoomOut: {
@@ -1098,11 +2669,20 @@ export interface components {
         };
         /**
          * StatusUpdate
-         * @description successful / unsuccessful complete an idea, invalidated marks a broken setup, active resets it.
+         * @description successful / unsuccessful complete an idea, invalidated marks a broken setup, pending reopens it.
          *
-         *     Legacy values are accepted: success, failure, pending, reset, invalid.
+         *     Legacy values are accepted: active, success, failure, reset, invalid. `outcome` says how it ended
+         *     (default exit1 for successful, invalidation for unsuccessful, not_triggered for invalidated);
+         *     `closePrice` is required for a manual close.
          */
         StatusUpdate: {
+            /**
+             * Closeprice
+             * @description Manual close only: the price closed at
+             */
+            closePrice?: string | number | null;
+            /** Outcome */
+            outcome?: ("exit1" | "exit2" | "exit3" | "invalidation" | "manual" | "not_triggered") | null;
             /** Status */
             status: string;
         };
@@ -1128,6 +2708,130 @@ export interface components {
             endpoint: string;
             /** Id */
             id: number;
+        };
+        /** TrackRecord */
+        TrackRecord: {
+            /**
+             * Active
+             * @description Open ideas (active or pending)
+             */
+            active: number;
+            /** Averager */
+            averageR: number | null;
+            /** Bestr */
+            bestR: number | null;
+            /** Byideatype */
+            byIdeaType: components["schemas"]["RecordGroup"][];
+            /** Bymarket */
+            byMarket: components["schemas"]["RecordGroup"][];
+            /** Bymonth */
+            byMonth: components["schemas"]["RecordGroup"][];
+            /** Bytimeframe */
+            byTimeFrame: components["schemas"]["RecordGroup"][];
+            /**
+             * Completed
+             * @description Ideas with an outcome: wins, losses and not triggered
+             */
+            completed: number;
+            /**
+             * Deletedafterpublish
+             * @description Open ideas deleted more than 15 minutes after publishing
+             */
+            deletedAfterPublish: number;
+            educator: components["schemas"]["EducatorProfile"];
+            /**
+             * Equitycurve
+             * @description Cumulative R at the end of each closing day, in order
+             */
+            equityCurve: components["schemas"]["CurvePoint"][];
+            /**
+             * Ideas
+             * @description Open and completed ideas
+             */
+            ideas: number;
+            /** Losses */
+            losses: number;
+            /**
+             * Maxdrawdownr
+             * @description Largest peak-to-trough fall of cumulative R
+             */
+            maxDrawdownR: number;
+            /** Nottriggered */
+            notTriggered: number;
+            /**
+             * Profitfactor
+             * @description Sum of positive R / |sum of negative R|; null without losses
+             */
+            profitFactor: number | null;
+            /** Totalr */
+            totalR: number;
+            /**
+             * Winrate
+             * @description wins / (wins + losses) as a fraction; null when there are none
+             */
+            winRate: number | null;
+            /** Wins */
+            wins: number;
+            /** Worstr */
+            worstR: number | null;
+        };
+        /** TrackRecordSummary */
+        TrackRecordSummary: {
+            /**
+             * Active
+             * @description Open ideas (active or pending)
+             */
+            active: number;
+            /** Averager */
+            averageR: number | null;
+            /** Bestr */
+            bestR: number | null;
+            /**
+             * Completed
+             * @description Ideas with an outcome: wins, losses and not triggered
+             */
+            completed: number;
+            /**
+             * Deletedafterpublish
+             * @description Open ideas deleted more than 15 minutes after publishing
+             */
+            deletedAfterPublish: number;
+            educator: components["schemas"]["EducatorProfile"];
+            /**
+             * Equitycurve
+             * @description Cumulative R at the end of each closing day, in order
+             */
+            equityCurve: components["schemas"]["CurvePoint"][];
+            /**
+             * Ideas
+             * @description Open and completed ideas
+             */
+            ideas: number;
+            /** Losses */
+            losses: number;
+            /**
+             * Maxdrawdownr
+             * @description Largest peak-to-trough fall of cumulative R
+             */
+            maxDrawdownR: number;
+            /** Nottriggered */
+            notTriggered: number;
+            /**
+             * Profitfactor
+             * @description Sum of positive R / |sum of negative R|; null without losses
+             */
+            profitFactor: number | null;
+            /** Totalr */
+            totalR: number;
+            /**
+             * Winrate
+             * @description wins / (wins + losses) as a fraction; null when there are none
+             */
+            winRate: number | null;
+            /** Wins */
+            wins: number;
+            /** Worstr */
+            worstR: number | null;
         };
         /** TradingProfile */
         TradingProfile: {
@@ -1165,6 +2869,368 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    audit_log: {
+        parameters: {
+            query?: {
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    invite_customer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    invite_customers_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkInviteIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkInviteOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkInviteRejected"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_members: {
+        parameters: {
+            query?: {
+                query?: string;
+                role?: ("customer" | "educator" | "admin") | null;
+                state?: ("active" | "disabled" | "invited") | null;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPage"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    disable_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    enable_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reset_member_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sign_out_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -1674,6 +3740,144 @@ export interface operations {
             };
         };
     };
+    list_track_records: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackRecordSummary"][];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_track_record: {
+        parameters: {
+            query?: {
+                market?: ("forex" | "crypto") | null;
+                ideaType?: ("leverage" | "exchange") | null;
+                timeFrame?: string | null;
+                /** @description Only ideas closed (or opened) on or after this day (YYYY-MM-DD) */
+                since?: string | null;
+            };
+            header?: never;
+            path: {
+                educator_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackRecord"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    download_track_record_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                educator_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     stream_events: {
         parameters: {
             query?: {
@@ -1693,16 +3897,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["RealtimeEvent"];
                 };
             };
-            /** @description Unprocessable Entity */
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Client Error */
@@ -1711,7 +3915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1733,6 +3937,118 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    invite_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkInfo"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    accept_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unprocessable Entity */
             422: {
@@ -1822,6 +4138,185 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_journal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_journal_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JournalCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    delete_journal_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    update_journal_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entry_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JournalUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalEntryOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Client Error */
             "4XX": {
@@ -2034,6 +4529,84 @@ export interface operations {
             };
         };
     };
+    get_risk_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskSettingsBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    put_risk_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RiskSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskSettingsBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     unseen_counts: {
         parameters: {
             query?: never;
@@ -2107,6 +4680,118 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    password_reset_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkInfo"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    use_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Client Error */
             "4XX": {
@@ -2281,12 +4966,50 @@ export interface operations {
             };
         };
     };
+    send_my_test_notification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushTestOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     list_trade_ideas: {
         parameters: {
             query?: {
                 market?: ("forex" | "crypto") | null;
                 ideaType?: ("leverage" | "exchange") | null;
-                status?: ("active" | "completed" | "successful" | "unsuccessful" | "invalidated") | null;
+                status?: ("active" | "completed" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
                 educatorId?: number | null;
                 limit?: number;
                 cursor?: string | null;
@@ -2528,6 +5251,13 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,15 @@ import { useCallback } from "react";
 import type { CurrentUser } from "../api/client";
 import { currentUserQueryKey } from "../features/auth/useCurrentUser";
 import { PushPrompt } from "../features/pwa/PushPrompt";
+import { chatEventHandlers } from "../features/chat/realtime";
+import { deskEventHandlers } from "../features/desk/realtime";
+import { ideaEventHandlers } from "../features/ideas/realtime";
+import { trackRecordEventHandlers } from "../features/trackrecords/realtime";
 import { RealtimeConnection } from "../features/realtime/RealtimeConnection";
+import { combineHandlers } from "../lib/realtime";
+
+/** Each feature's reactions to server events, in one dispatch table. */
+const realtimeHandlers = combineHandlers(ideaEventHandlers, chatEventHandlers, trackRecordEventHandlers, deskEventHandlers);
 
 /**
  * What runs for as long as someone is signed in (mounted once by RequireAuth, so once per tab):
@@ -15,7 +23,7 @@ export function SignedIn({ user }: { user: CurrentUser }) {
   const onGaveUp = useCallback(() => void queryClient.refetchQueries({ queryKey: currentUserQueryKey }), [queryClient]);
   return (
     <>
-      <RealtimeConnection viewer={{ id: user.id, role: user.role }} onGaveUp={onGaveUp} />
+      <RealtimeConnection viewer={{ id: user.id, role: user.role }} handlers={realtimeHandlers} onGaveUp={onGaveUp} />
       {user.role === "customer" ? <PushPrompt /> : null}
     </>
   );

@@ -45,7 +45,7 @@ describe("route guards", () => {
   it("shows the educator dashboard for a known slug and 404 for others", async () => {
     stub(educator);
     renderApp("/educator/ada");
-    expect(await screen.findByText("No trade ideas created yet")).toBeInTheDocument();
+    expect(await screen.findByText("No trade ideas created yet", undefined, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it("shows 404 for an unknown educator slug", async () => {

@@ -1,10 +1,14 @@
 import { RefreshCw } from "lucide-react";
+import { Suspense, lazy } from "react";
 import { Navigate, Outlet } from "react-router";
 import { errorMessage } from "../api/errors";
 import { Button } from "../components/Button";
 import { FullPageSpinner } from "../components/Spinner";
-import { useCurrentUser } from "../features/auth/useCurrentUser";
-import { SignedIn } from "./SignedIn";
+import { useCurrentUser, useCurrentUserIfSignedIn } from "../features/auth/useCurrentUser";
+import { WithIdeaExtras } from "./ideaExtras";
+
+/** The live stream and the push prompt load after the first screen of a signed-in page. */
+const SignedIn = lazy(async () => ({ default: (await import("./SignedIn")).SignedIn }));
 
 function SessionError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
@@ -24,10 +28,15 @@ export function RequireAuth() {
   if (isPending) return <FullPageSpinner />;
   if (isError && user === undefined) return <SessionError error={error} onRetry={() => void refetch()} />;
   if (!user) return <Navigate to="/login" replace />;
+  if (user.role === "admin") return <Navigate to="/admin" replace />; // admins use the admin area only
   return (
     <>
-      <SignedIn user={user} />
-      <Outlet />
+      <Suspense fallback={null}>
+        <SignedIn user={user} />
+      </Suspense>
+      <WithIdeaExtras>
+        <Outlet />
+      </WithIdeaExtras>
     </>
   );
 }
@@ -37,5 +46,24 @@ export function RequireEducator() {
   const { data: user } = useCurrentUser();
   if (!user) return <Navigate to="/login" replace />;
   if (user.role !== "educator") return <Navigate to="/customer/forex" replace />;
+  return <Outlet />;
+}
+
+/** Admins only; others go to the admin login (signed-in customers and educators to their own area). */
+export function RequireAdmin() {
+  const { data: user, isPending, isError, error, refetch } = useCurrentUser();
+  if (isPending) return <FullPageSpinner />;
+  if (isError && user === undefined) return <SessionError error={error} onRetry={() => void refetch()} />;
+  if (!user) return <Navigate to="/admin/login" replace />;
+  if (user.role !== "admin") return <Navigate to={HOME[user.role]} replace />;
+  return <Outlet />;
+}
+
+const HOME = { customer: "/customer/dashboard", educator: "/educator/dashboard", admin: "/admin" } as const;
+
+/** The login pages: someone already signed in goes to their dashboard (the page shows while that is checked). */
+export function RedirectSignedIn() {
+  const { data: user } = useCurrentUserIfSignedIn();
+  if (user) return <Navigate to={HOME[user.role]} replace />;
   return <Outlet />;
 }

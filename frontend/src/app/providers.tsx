@@ -1,6 +1,5 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { useState, useSyncExternalStore, type ReactNode } from "react";
-import { Toaster } from "sonner";
+import { Suspense, lazy, useState, useSyncExternalStore, type ReactNode } from "react";
 import { createQueryClient } from "./queryClient";
 
 function subscribeToThemeClass(onChange: () => void) {
@@ -17,13 +16,36 @@ function useHtmlTheme(): "dark" | "light" {
   );
 }
 
+/** Loaded after the first screen: toasts are never part of the first paint. */
+const Toaster = lazy(async () => ({ default: (await import("sonner")).Toaster }));
+
+const DESKTOP_QUERY = "(min-width: 640px)";
+
+function subscribeToWidth(onChange: () => void) {
+  const query = window.matchMedia(DESKTOP_QUERY);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+/** Toasts sit away from the header: bottom-centre on phones, bottom-right on wider screens. */
+function useToastPosition(): "bottom-center" | "bottom-right" {
+  return useSyncExternalStore(
+    subscribeToWidth,
+    () => (window.matchMedia(DESKTOP_QUERY).matches ? "bottom-right" : "bottom-center"),
+    () => "bottom-center",
+  );
+}
+
 export function Providers({ children, client }: { children: ReactNode; client?: QueryClient }) {
   const [queryClient] = useState(() => client ?? createQueryClient());
   const theme = useHtmlTheme();
+  const position = useToastPosition();
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster theme={theme} visibleToasts={1} duration={5000} richColors position="top-center" closeButton />
+      <Suspense fallback={null}>
+        <Toaster theme={theme} visibleToasts={1} duration={5000} richColors position={position} closeButton />
+      </Suspense>
     </QueryClientProvider>
   );
 }

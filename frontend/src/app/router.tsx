@@ -1,95 +1,209 @@
-import { createBrowserRouter, useParams, type RouteObject } from "react-router";
+import { lazy, type ComponentType } from "react";
+import { Navigate, matchRoutes, useLocation, useParams, useRoutes, type RouteObject } from "react-router";
 import { NotFoundPage } from "../components/NotFoundPage";
 import { FullPageSpinner } from "../components/Spinner";
 import { CustomerLoginPage } from "../features/auth/CustomerLoginPage";
-import { EducatorLoginPage } from "../features/auth/EducatorLoginPage";
-import { LegalPage } from "../features/auth/LegalPage";
 import { useAppConfig } from "../features/auth/useAppConfig";
-import { CustomerChatPage } from "../features/chat/CustomerChatPage";
-import { EducatorChatPage } from "../features/chat/EducatorChatPage";
-import { EducatorDashboardPage } from "../features/ideas/EducatorDashboardPage";
-import { HistoryPage } from "../features/ideas/HistoryPage";
-import { MarketChooserPage } from "../features/ideas/MarketChooserPage";
-import { MarketDashboardPage } from "../features/ideas/MarketDashboardPage";
-import { MyTradeIdeasPage } from "../features/ideas/MyTradeIdeasPage";
-import { NewIdeaPage } from "../features/ideas/NewIdeaPage";
-import { TestNotificationsPage } from "../features/notifications/TestNotificationsPage";
-import { ProfileDialog } from "../features/profile/ProfileDialog";
-import { ensurePushSubscription } from "../features/pwa/push";
-import { ProfilePage } from "../features/profile/ProfilePage";
+import { useCurrentUser } from "../features/auth/useCurrentUser";
 import type { IdeaType, Market, SessionProps } from "../lib/session";
-import { RequireAuth, RequireEducator } from "./guards";
-import { RootLayout } from "./layouts";
+import { maybeSignedIn } from "../features/auth/signedInHint";
+import type { QueryClient } from "@tanstack/react-query";
+import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator } from "./guards";
+import { DocumentTitle, RootLayout, type RouteHandle } from "./layouts";
 import { WithSession } from "./session";
 
-/** /educator/:slug exists only for the slugs the server lists in /api/config. */
+/**
+ * Every screen but the customer login is loaded on demand (one chunk per screen), so the first
+ * page downloads only what it shows and a customer never downloads the educator screens.
+ */
+function page<K extends string, P extends object>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const EducatorLoginPage = page(() => import("../features/auth/EducatorLoginPage"), "EducatorLoginPage");
+const AdminLoginPage = page(() => import("../features/auth/AdminLoginPage"), "AdminLoginPage");
+const SetPasswordPage = page(() => import("../features/auth/SetPasswordPage"), "SetPasswordPage");
+const AdminPage = page(() => import("../features/admin/AdminPage"), "AdminPage");
+const LegalPage = page(() => import("../features/auth/LegalPage"), "LegalPage");
+const CustomerChatPage = page(() => import("../features/chat/CustomerChatPage"), "CustomerChatPage");
+const EducatorChatPage = page(() => import("../features/chat/EducatorChatPage"), "EducatorChatPage");
+const EducatorDashboardPage = page(() => import("../features/ideas/EducatorDashboardPage"), "EducatorDashboardPage");
+const HistoryPage = page(() => import("../features/ideas/HistoryPage"), "HistoryPage");
+const loadMarketChooser = () => import("../features/ideas/MarketChooserPage");
+const loadMarketDashboard = () => import("../features/ideas/MarketDashboardPage");
+const MarketChooserPage = page(loadMarketChooser, "MarketChooserPage");
+const MarketDashboardPage = page(loadMarketDashboard, "MarketDashboardPage");
+const MyTradeIdeasPage = page(() => import("../features/ideas/MyTradeIdeasPage"), "MyTradeIdeasPage");
+const IdeaFormPage = page(() => import("../features/ideas/IdeaFormPage"), "IdeaFormPage");
+const TestNotificationsPage = page(() => import("../features/notifications/TestNotificationsPage"), "TestNotificationsPage");
+const ProfilePage = page(() => import("../features/profile/ProfilePage"), "ProfilePage");
+const ProfileDialog = page(() => import("../features/profile/ProfileDialog"), "ProfileDialog");
+const EducatorsPage = page(() => import("../features/trackrecords/EducatorsPage"), "EducatorsPage");
+const EducatorPage = page(() => import("../features/trackrecords/EducatorPage"), "EducatorPage");
+const OwnTrackRecord = page(() => import("../features/trackrecords/OwnTrackRecord"), "OwnTrackRecord");
+const JournalPage = page(() => import("../features/desk/JournalPage"), "JournalPage");
+const RiskSettingsCard = page(() => import("../features/desk/RiskSettingsCard"), "RiskSettingsCard");
+
+/** The push test subscribes the educator's own browser first (asking for permission if needed). */
+const subscribeThisBrowser = async () => (await import("../features/pwa/push")).ensurePushSubscription({ ask: true });
+
+/** /educator/:slug exists only for the slugs the server lists in /api/config; another educator's slug leads to your own. */
 function EducatorSlugRoute() {
   const { slug } = useParams();
   const config = useAppConfig();
+  const { data: user } = useCurrentUser();
   if (config.isPending) return <FullPageSpinner />;
   if (!slug || !config.data?.educatorSlugs.includes(slug)) return <NotFoundPage />;
+  if (user && user.slug !== slug) return <Navigate to={user.slug ? `/educator/${user.slug}` : "/educator/dashboard"} replace />;
   return <WithSession>{educatorDashboardWith}</WithSession>;
 }
 
-/** The push test subscribes the educator's own browser first (asking for permission if needed). */
-const subscribeThisBrowser = () => ensurePushSubscription({ ask: true });
+/** /customer/educators/:slug: one educator's track record (an unknown slug shows 404 on the page). */
+function EducatorRecordRoute() {
+  const { slug } = useParams();
+  return slug ? <EducatorPage slug={slug} /> : <NotFoundPage />;
+}
+
+/** /educator/ideas/:ideaId/edit: the idea form in edit mode. */
+function EditIdeaRoute() {
+  const { ideaId } = useParams();
+  const id = Number(ideaId);
+  if (!Number.isInteger(id) || id < 1) return <NotFoundPage />;
+  return <WithSession>{(s) => <IdeaFormPage {...s} ideaId={id} />}</WithSession>;
+}
 
 const markets: Market[] = ["forex", "crypto"];
 const ideaTypes: IdeaType[] = ["leverage", "exchange"];
+const MARKET_TITLE: Record<Market, string> = { forex: "Forex", crypto: "Crypto" };
+const TYPE_TITLE: Record<IdeaType, string> = { leverage: "Leverage", exchange: "Exchange" };
+
+const title = (text: string): RouteHandle => ({ title: text });
 const marketChooser = <WithSession>{(s) => <MarketChooserPage {...s} />}</WithSession>;
 /** The educator dashboard with the profile dialog mounted on its nav's profile button. */
 function educatorDashboardWith(s: SessionProps) {
-  return <EducatorDashboardPage {...s} profileButton={<ProfileDialog onLogout={s.onLogout} loggingOut={s.loggingOut} />} />;
+  return (
+    <EducatorDashboardPage
+      {...s}
+      profileButton={<ProfileDialog onLogout={s.onLogout} loggingOut={s.loggingOut} />}
+      trackRecord={<OwnTrackRecord educatorId={s.user.id} />}
+    />
+  );
 }
 const educatorDashboard = <WithSession>{educatorDashboardWith}</WithSession>;
+const profile = <WithSession>{(s) => <ProfilePage {...s} extra={s.user.role === "customer" ? <RiskSettingsCard /> : null} />}</WithSession>;
 
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      { path: "/", element: <CustomerLoginPage /> },
-      { path: "/login", element: <CustomerLoginPage /> },
-      { path: "/zinrai-educators-1", element: <EducatorLoginPage /> },
-      { path: "/terms", element: <LegalPage kind="terms" /> },
-      { path: "/privacy", element: <LegalPage kind="privacy" /> },
+      {
+        element: <RedirectSignedIn />,
+        children: [
+          { path: "/", element: <CustomerLoginPage />, handle: title("Login") },
+          { path: "/login", element: <CustomerLoginPage />, handle: title("Login") },
+          { path: "/zinrai-educators-1", element: <EducatorLoginPage />, handle: title("Educator Login") },
+          { path: "/admin/login", element: <AdminLoginPage />, handle: title("Admin Login") },
+        ],
+      },
+      { path: "/invite/:token", element: <SetPasswordPage kind="invite" />, handle: title("Accept Invitation") },
+      { path: "/reset/:token", element: <SetPasswordPage kind="reset" />, handle: title("Reset Password") },
+      {
+        element: <RequireAdmin />,
+        children: [{ path: "/admin", element: <WithSession>{(s) => <AdminPage {...s} />}</WithSession>, handle: title("Admin") }],
+      },
+      { path: "/terms", element: <LegalPage kind="terms" />, handle: title("Terms of Use") },
+      { path: "/privacy", element: <LegalPage kind="privacy" />, handle: title("Privacy Policy") },
       {
         element: <RequireAuth />,
         children: [
-          { path: "/customer/dashboard", element: marketChooser },
-          { path: "/customer", element: marketChooser },
-          { path: "/category", element: marketChooser },
+          { path: "/customer/dashboard", element: marketChooser, handle: title("Choose Your Market") },
+          { path: "/customer", element: marketChooser, handle: title("Choose Your Market") },
+          { path: "/category", element: marketChooser, handle: title("Choose Your Market") },
           ...markets.map((market) => ({
             path: `/customer/${market}`,
             element: <WithSession>{(s) => <MarketDashboardPage {...s} market={market} />}</WithSession>,
+            handle: title(`${MARKET_TITLE[market]} Trade Ideas`),
           })),
           ...markets.flatMap((market) =>
             ideaTypes.map((ideaType) => ({
               path: `/customer/${market}/${ideaType}`,
               element: <HistoryPage market={market} ideaType={ideaType} />,
+              handle: title(`${MARKET_TITLE[market]} ${TYPE_TITLE[ideaType]} Ideas History`),
             })),
           ),
-          { path: "/customer/chat", element: <CustomerChatPage /> },
-          { path: "/customer/profile", element: <WithSession>{(s) => <ProfilePage {...s} />}</WithSession> },
+          { path: "/customer/chat", element: <CustomerChatPage />, handle: title("Messages") },
+          { path: "/customer/educators", element: <EducatorsPage />, handle: title("Educators") },
+          { path: "/customer/educators/:slug", element: <EducatorRecordRoute />, handle: title("Educator Track Record") },
+          { path: "/customer/profile", element: profile, handle: title("Profile") },
+          { path: "/customer/journal", element: <JournalPage />, handle: title("My Journal") },
           {
             element: <RequireEducator />,
             children: [
-              { path: "/educator", element: educatorDashboard },
-              { path: "/educator/dashboard", element: educatorDashboard },
-              { path: "/educator/ideas", element: <WithSession>{(s) => <MyTradeIdeasPage {...s} />}</WithSession> },
-              { path: "/educator/ideas/new", element: <WithSession>{(s) => <NewIdeaPage {...s} />}</WithSession> },
-              { path: "/educator/chat", element: <EducatorChatPage /> },
-              { path: "/educator/profile", element: <WithSession>{(s) => <ProfilePage {...s} />}</WithSession> },
-              { path: "/educator/:slug", element: <EducatorSlugRoute /> },
-              { path: "/test-notifications", element: <TestNotificationsPage ensureSubscribed={subscribeThisBrowser} /> },
+              { path: "/educator", element: educatorDashboard, handle: title("Educator Dashboard") },
+              { path: "/educator/dashboard", element: educatorDashboard, handle: title("Educator Dashboard") },
+              {
+                path: "/educator/ideas",
+                element: <WithSession>{(s) => <MyTradeIdeasPage {...s} />}</WithSession>,
+                handle: title("My Trade Ideas"),
+              },
+              {
+                path: "/educator/ideas/new",
+                element: <WithSession>{(s) => <IdeaFormPage {...s} />}</WithSession>,
+                handle: title("Create Trade Idea"),
+              },
+              { path: "/educator/ideas/:ideaId/edit", element: <EditIdeaRoute />, handle: title("Edit Trade Idea") },
+              { path: "/educator/chat", element: <EducatorChatPage />, handle: title("Educator Chat") },
+              { path: "/educator/profile", element: profile, handle: title("Profile") },
+              { path: "/educator/:slug", element: <EducatorSlugRoute />, handle: title("Educator Dashboard") },
+              {
+                path: "/test-notifications",
+                element: <TestNotificationsPage ensureSubscribed={subscribeThisBrowser} />,
+                handle: title("Push Notification Test"),
+              },
             ],
           },
         ],
       },
-      { path: "*", element: <NotFoundPage /> },
+      { path: "*", element: <NotFoundPage />, handle: title("404 Page Not Found") },
     ],
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter(routes);
+/**
+ * A customer's first screens (the market chooser, a market's ideas) start loading their code, and a
+ * market page its ideas, while the session is being checked, instead of after: the lazily loaded
+ * screen would otherwise wait for `/api/auth/user`, and its list request for the screen's code.
+ * Only when this browser has signed in before (a visitor's login page loads nothing more).
+ */
+export function preloadFirstScreen(client: QueryClient, pathname = window.location.pathname) {
+  if (!maybeSignedIn()) return;
+  const market = /^\/customer\/(forex|crypto)\/?$/.exec(pathname)?.[1] as Market | undefined;
+  if (market) {
+    void loadMarketDashboard().catch(() => undefined);
+    void import("../features/ideas/useActiveIdeas")
+      .then(({ activeIdeasQueryOptions }) => client.prefetchQuery(activeIdeasQueryOptions(market)))
+      .catch(() => undefined);
+  } else if (/^\/(customer|customer\/dashboard|category)\/?$/.test(pathname)) {
+    void loadMarketChooser().catch(() => undefined);
+  }
+}
+
+/**
+ * The app's screens under a `<BrowserRouter>` (or `<MemoryRouter>` in tests). Declarative routing, not
+ * a data router: nothing here uses loaders or actions, and leaving React Router's data-router core out
+ * of the first download saves ~9 KB gzipped (decision 0030).
+ */
+export function AppRoutes() {
+  const location = useLocation();
+  const page = matchRoutes(routes, location)
+    ?.map((match) => (match.route.handle as RouteHandle | undefined)?.title)
+    .filter(Boolean)
+    .at(-1);
+  const element = useRoutes(routes, location);
+  return (
+    <>
+      <DocumentTitle page={page} />
+      {element}
+    </>
+  );
 }

@@ -3,7 +3,6 @@ import { FullPageSpinner } from "../components/Spinner";
 import { useAppConfigValue } from "../features/auth/useAppConfig";
 import { useCurrentUser } from "../features/auth/useCurrentUser";
 import { useLogout } from "../features/auth/useLogout";
-import { removePushSubscription } from "../features/pwa/push";
 import { clearOfflineData } from "../features/pwa/registerServiceWorker";
 import type { SessionProps } from "../lib/session";
 
@@ -21,7 +20,9 @@ export function WithSession({ children }: { children: (session: SessionProps) =>
   const onLogout = () => {
     if (cleaning || logout.isPending) return;
     setCleaning(true);
-    void Promise.all([removePushSubscription(), clearOfflineData()]).finally(() => {
+    // push.ts loads on demand: it is not needed for any first screen.
+    const unsubscribe = import("../features/pwa/push").then(({ removePushSubscription }) => removePushSubscription());
+    void Promise.all([unsubscribe, clearOfflineData()]).finally(() => {
       setCleaning(false);
       logout.mutate();
     });

@@ -13,10 +13,11 @@ const variants: Record<Variant, string> = {
 };
 
 const sizes: Record<Size, string> = {
-  sm: "h-9 px-3 text-sm gap-1.5",
+  // Phones get 44 px tall targets.
+  sm: "h-11 px-3 text-sm gap-1.5 sm:h-9",
   md: "h-11 px-4 text-sm gap-2",
   lg: "h-12 px-6 text-base gap-2",
-  icon: "h-10 w-10 p-0",
+  icon: "h-11 w-11 p-0 sm:h-10 sm:w-10",
 };
 
 export const buttonClasses = (variant: Variant = "primary", size: Size = "md", className?: string) =>

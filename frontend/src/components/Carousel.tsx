@@ -1,14 +1,21 @@
 import useEmblaCarousel from "embla-carousel-react";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { Children, isValidElement, useCallback, useEffect, useState, type ReactNode } from "react";
+import { Children, isValidElement, useCallback, useEffect, useState, type Key, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "./cn";
 
+/** Slides rendered before the carousel has measured itself: what the widest layout (3 per view) shows first. */
+const FIRST_SLIDES = 3;
+
 const navButton =
-  "inline-flex h-10 w-10 items-center justify-center rounded-full border border-line bg-card text-fg shadow transition-colors hover:bg-card-hover disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
+  "inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-full border border-line bg-card text-fg shadow transition-colors hover:bg-card-hover disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
 
 /**
- * A horizontal carousel (embla): 1 slide per view on phones, 2 from `md`, 3 from `lg`,
- * with previous / next buttons. `onSlidesInView` gets the indexes of slides currently visible.
+ * A horizontal carousel (embla): one slide per view on phones (the next one peeks in, a hint to swipe), 2 from `md`, 3 from `lg`,
+ * with previous / next buttons, a position indicator ("2 / 7") and a dot button per position, arrow keys and touch swipes.
+ * `onSlidesInView` gets the indexes of slides currently visible.
+ *
+ * Only the slides in view and their neighbours are rendered (then kept): a list of many ideas costs the
+ * first paint three cards, not all of them. The others are empty frames of the same width.
  */
 export function Carousel({
   label,
@@ -24,15 +31,60 @@ export function Carousel({
   className?: string;
 }) {
   const slides = Children.toArray(children);
+  const keys: Key[] = slides.map((slide, index) => (isValidElement(slide) && slide.key !== null ? slide.key : index));
+  const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
   const [viewportRef, embla] = useEmblaCarousel({ loop, align: "start", containScroll: loop ? false : "trimSnaps" });
   const [canPrev, setCanPrev] = useState(false);
   const [canNext, setCanNext] = useState(false);
+  const [selected, setSelected] = useState(0);
+  const [snapCount, setSnapCount] = useState(0);
 
   const update = useCallback(() => {
     if (!embla) return;
     setCanPrev(embla.canScrollPrev());
     setCanNext(embla.canScrollNext());
+    setSelected(embla.selectedScrollSnap());
+    setSnapCount(embla.scrollSnapList().length);
   }, [embla]);
+
+  /** Renders the slides in view and one on each side (wrapping round when the carousel loops). */
+  const reveal = useCallback(() => {
+    if (!embla) return;
+    const count = embla.slideNodes().length;
+    const inView = embla.slidesInView();
+    const nodes = embla.slideNodes();
+    const wanted = new Set<string>();
+    for (const index of inView.length > 0 ? inView : [embla.selectedScrollSnap()]) {
+      for (const near of [index - 1, index, index + 1]) {
+        const key = nodes[loop ? (near + count) % count : near]?.dataset.slide;
+        if (key !== undefined) wanted.add(key);
+      }
+    }
+    setShown((previous) => {
+      const added = [...wanted].filter((key) => !previous.has(key));
+      return added.length === 0 ? previous : new Set([...previous, ...added]);
+    });
+  }, [embla, loop]);
+
+  useEffect(() => {
+    if (!embla) return;
+    const frame = window.requestAnimationFrame(reveal);
+    embla.on("slidesInView", reveal).on("reInit", reveal);
+    return () => {
+      window.cancelAnimationFrame(frame);
+      embla.off("slidesInView", reveal).off("reInit", reveal);
+    };
+  }, [embla, reveal]);
+
+  /** Left / right arrows move the carousel, except while typing in one of its fields. */
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!embla || (event.key !== "ArrowLeft" && event.key !== "ArrowRight")) return;
+    const target = event.target as HTMLElement;
+    if (target.closest("input, textarea, select, [contenteditable='true']")) return;
+    event.preventDefault();
+    if (event.key === "ArrowLeft") embla.scrollPrev();
+    else embla.scrollNext();
+  };
 
   useEffect(() => {
     if (!embla) return;
@@ -55,30 +107,65 @@ export function Carousel({
   }, [embla, onSlidesInView]);
 
   return (
-    <section aria-roledescription="carousel" aria-label={label} className={cn("relative", className)}>
+    // The region takes focus so the arrow keys work without first tabbing to a button inside.
+    <section aria-roledescription="carousel" aria-label={label} tabIndex={0} onKeyDown={onKeyDown} className={cn("relative rounded-2xl focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400", className)}>
       <div ref={viewportRef} className="overflow-hidden">
         <div className="-ml-4 flex touch-pan-y">
-          {slides.map((slide, index) => (
-            <div
-              key={isValidElement(slide) && slide.key !== null ? slide.key : index}
-              role="group"
-              aria-roledescription="slide"
-              aria-label={`${index + 1} of ${slides.length}`}
-              className="min-w-0 shrink-0 grow-0 basis-full pl-4 md:basis-1/2 lg:basis-1/3"
-            >
-              {slide}
-            </div>
-          ))}
+          {slides.map((slide, index) => {
+            const key = keys[index] ?? index;
+            return (
+              <div
+                key={key}
+                data-slide={key}
+                role="group"
+                aria-roledescription="slide"
+                aria-label={`${index + 1} of ${slides.length}`}
+                className="min-w-0 shrink-0 grow-0 basis-[88%] pl-4 md:basis-1/2 lg:basis-1/3"
+              >
+                {index < FIRST_SLIDES || shown.has(String(key)) ? slide : null}
+              </div>
+            );
+          })}
         </div>
       </div>
-      {slides.length > 1 ? (
-        <div className="mt-4 flex justify-center gap-3">
-          <button type="button" aria-label="Previous slide" className={navButton} disabled={!canPrev} onClick={() => embla?.scrollPrev()}>
-            <ChevronLeft className="h-5 w-5" aria-hidden="true" />
-          </button>
-          <button type="button" aria-label="Next slide" className={navButton} disabled={!canNext} onClick={() => embla?.scrollNext()}>
-            <ChevronRight className="h-5 w-5" aria-hidden="true" />
-          </button>
+      {snapCount > 1 ? (
+        <div className="mt-4 flex flex-col items-center gap-1">
+          <div className="flex items-center justify-center gap-3">
+            <button type="button" aria-label="Previous slide" className={navButton} disabled={!canPrev} onClick={() => embla?.scrollPrev()}>
+              <ChevronLeft className="h-5 w-5" aria-hidden="true" />
+            </button>
+            <p aria-live="polite" className="min-w-20 text-center text-sm font-medium tabular-nums text-muted">
+              <span className="sr-only">Slide </span>
+              {selected + 1} / {snapCount}
+            </p>
+            <button type="button" aria-label="Next slide" className={navButton} disabled={!canNext} onClick={() => embla?.scrollNext()}>
+              <ChevronRight className="h-5 w-5" aria-hidden="true" />
+            </button>
+          </div>
+          {snapCount <= 12 ? (
+            // One button per position: 44px touch targets on phones (wrapping onto a second row when
+            // there are many), compact from `sm` where a pointer is precise.
+            <div role="group" aria-label="Slides" className="flex max-w-full flex-wrap justify-center">
+              {Array.from({ length: snapCount }, (_, i) => (
+                <button
+                  key={i}
+                  type="button"
+                  aria-label={`Go to slide ${i + 1}`}
+                  aria-current={i === selected ? "true" : undefined}
+                  onClick={() => embla?.scrollTo(i)}
+                  className="group inline-flex h-11 w-11 items-center justify-center rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:h-6 sm:w-6"
+                >
+                  <span
+                    aria-hidden="true"
+                    className={cn(
+                      "h-2 rounded-full transition-all",
+                      i === selected ? "w-5 bg-emerald-500" : "w-2 bg-muted group-hover:bg-fg",
+                    )}
+                  />
+                </button>
+              ))}
+            </div>
+          ) : null}
         </div>
       ) : null}
     </section>

@@ -38,7 +38,7 @@ export function Dialog({ title, description, trigger, open, onOpenChange, childr
             </div>
             <DialogPrimitive.Close
               aria-label="Close"
-              className="rounded-lg p-1.5 text-muted hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+              className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-muted sm:h-9 sm:w-9 hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
             >
               <X className="h-5 w-5" aria-hidden="true" />
             </DialogPrimitive.Close>

@@ -17,7 +17,7 @@ export function ThemeToggle({ className }: { className?: string }) {
       title={theme === "dark" ? "Switch to light theme" : "Switch to dark theme"}
       onClick={toggle}
       className={cn(
-        "inline-flex h-10 w-10 items-center justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg",
+        "inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg",
         "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400",
         className,
       )}

@@ -1,8 +1,12 @@
+import type { Schemas } from "../api/client";
+
+type IdeaCreate = Schemas["IdeaCreate"];
+
 /** The trade-idea form's values (levels are free text, spec §5). */
 export interface IdeaFormValues {
-  marketType: "Crypto" | "Forex";
-  orderType: "BUY" | "SELL";
-  ideaType: "Leverage" | "Exchange";
+  marketType: IdeaCreate["marketType"];
+  orderType: IdeaCreate["orderType"];
+  ideaType: IdeaCreate["ideaType"];
   pair: string;
   timeFrame: string;
   entry1: string;
@@ -12,6 +16,8 @@ export interface IdeaFormValues {
   exit2: string;
   exit3: string;
   notes: string;
+  /** https only; YouTube and Vimeo play embedded on the card. */
+  videoUrl: string;
 }
 
 export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields";
@@ -32,6 +38,7 @@ export const EMPTY_IDEA_FORM: IdeaFormValues = {
   exit2: "",
   exit3: "",
   notes: "",
+  videoUrl: "",
 };
 
 /** Required fields left blank (after trimming). */

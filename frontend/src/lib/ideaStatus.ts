@@ -1,8 +1,11 @@
-export type IdeaStatus = "active" | "successful" | "unsuccessful" | "invalidated";
+import type { Schemas } from "../api/client";
+
+export type IdeaStatus = Schemas["IdeaOut"]["status"];
 
 /** Badge text of an idea's status. */
 export const STATUS_LABEL: Record<IdeaStatus, string> = {
   active: "Active",
+  pending: "Pending",
   successful: "Success",
   unsuccessful: "Failed",
   invalidated: "INVALID",

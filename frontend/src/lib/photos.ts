@@ -1,6 +1,9 @@
 export const MAX_PHOTOS = 3;
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 export const MAX_PHOTO_WIDTH = 800;
+/** Chart photos go up larger: the server keeps the spec's 800 px image for cards and up to 2048 px for the
+ * full-screen viewer (`fullUrl`), so resizing them to 800 px here would leave the viewer nothing larger. */
+export const CHART_UPLOAD_WIDTH = 2048;
 export const PHOTO_JPEG_QUALITY = 0.8;
 
 export const TOO_MANY_PHOTOS = "You can upload maximum 3 photos per trade idea.";

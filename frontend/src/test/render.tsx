@@ -1,8 +1,9 @@
 import { QueryClient } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { useLayoutEffect } from "react";
+import { MemoryRouter, useLocation, type Location } from "react-router";
 import { Providers } from "../app/providers";
-import { routes } from "../app/router";
+import { AppRoutes } from "../app/router";
 
 export function testQueryClient() {
   return new QueryClient({
@@ -10,12 +11,30 @@ export function testQueryClient() {
   });
 }
 
-/** Renders the whole app at `path` with a memory router. */
+/** Where the app is: `router.state.location` follows the current location (as a data router's state would). */
+interface RouterProbe {
+  state: { location: Location };
+}
+
+function LocationProbe({ onChange }: { onChange: (location: Location) => void }) {
+  const location = useLocation();
+  useLayoutEffect(() => onChange(location), [onChange, location]);
+  return null;
+}
+
+/** Renders the whole app at `path` with a memory router (the same routes and title logic as `main.tsx`). */
 export function renderApp(path: string, client = testQueryClient()) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router: RouterProbe = { state: { location: { pathname: path, search: "", hash: "", state: null, key: "default" } } };
   const utils = render(
     <Providers client={client}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <LocationProbe
+          onChange={(location) => {
+            router.state.location = location;
+          }}
+        />
+        <AppRoutes />
+      </MemoryRouter>
     </Providers>,
   );
   return { ...utils, router, client };

@@ -1,10 +1,14 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 
 afterEach(() => {
   cleanup();
 });
+
+// Lazy routes and the first render of a page compile and load modules on demand: on a busy CI machine
+// that takes seconds, so waiting for what a user would see gets more than the default second.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom does not implement these.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;

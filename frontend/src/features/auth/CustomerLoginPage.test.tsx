@@ -80,7 +80,7 @@ describe("CustomerLoginPage", () => {
     for (let i = 0; i < 5; i += 1) await ue.click(screen.getByText("Customer Portal - Learn Trading"));
     await waitFor(() => expect(router.state.location.pathname).toBe("/zinrai-educators-1"));
     expect(await screen.findByText("Educator Access Unlocked")).toBeInTheDocument();
-    expect(screen.getByRole("heading", { name: "Educator Login" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Educator Login" })).toBeInTheDocument();
   });
 
   it("shows the server message in an alert when login fails", async () => {
@@ -118,10 +118,14 @@ describe("CustomerLoginPage", () => {
   });
 
   it("goes to the market chooser after a successful login", async () => {
+    let signedIn = false;
     mockFetch({
       "GET /api/config": () => jsonResponse(config),
-      "POST /api/auth/login": () => jsonResponse({ message: "Login successful", sessionToken: "t", user }),
-      "GET /api/auth/user": () => jsonResponse(user),
+      "POST /api/auth/login": () => {
+        signedIn = true;
+        return jsonResponse({ message: "Login successful", sessionToken: "t", user });
+      },
+      "GET /api/auth/user": () => (signedIn ? jsonResponse(user) : jsonResponse({ message: "Not signed in", code: "unauthorized" }, 401)),
     });
     const { router } = renderApp("/login");
     await fillAndSubmit();
@@ -129,5 +133,13 @@ describe("CustomerLoginPage", () => {
     expect(await screen.findByRole("heading", { name: "Choose Your Market" })).toBeInTheDocument();
     expect(await screen.findByText("Welcome back, Casey!")).toBeInTheDocument();
     expect(localStorage.getItem("sessionToken")).toBeNull();
+    expect(localStorage.getItem("userRole")).toBe("customer"); // a hint only; the session is an HttpOnly cookie
+  });
+
+  it("sends someone already signed in from /login to their dashboard", async () => {
+    mockFetch({ "GET /api/config": () => jsonResponse(config), "GET /api/auth/user": () => jsonResponse(user) });
+    localStorage.setItem("userRole", "customer");
+    const { router } = renderApp("/login");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/customer/dashboard"));
   });
 });

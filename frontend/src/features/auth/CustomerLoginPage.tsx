@@ -1,7 +1,7 @@
 import { BellRing, TrendingUp } from "lucide-react";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { notify } from "../../lib/notify";
 import { Disclaimer } from "../../components/Disclaimer";
 import { ExternalLink } from "../../components/ExternalLink";
 import { PrivacyPolicyDialog, TermsOfUseDialog } from "./LegalDialogs";
@@ -15,7 +15,7 @@ export function CustomerLoginPage() {
   const config = useAppConfigValue();
 
   const unlock = useCallback(() => {
-    toast("Educator Access Unlocked", { description: "Redirecting to educator login..." });
+    notify("message", "Educator Access Unlocked", { description: "Redirecting to educator login..." });
     void navigate("/zinrai-educators-1");
   }, [navigate]);
   const onPageClick = useHiddenEducatorEntry(unlock);
@@ -24,7 +24,6 @@ export function CustomerLoginPage() {
     // The whole page counts clicks for the hidden educator entry.
     <LoginShell
       appName={config.appName}
-      pageTitle={`Login - ${config.appName}`}
       heading="Login"
       subtitle="Customer Portal - Learn Trading"
       icon={TrendingUp}

@@ -8,7 +8,6 @@ export function EducatorLoginPage() {
   return (
     <LoginShell
       appName={config.appName}
-      pageTitle={`Educator Login - ${config.appName}`}
       heading="Educator Login"
       subtitle="Staff Portal"
       icon={ShieldCheck}

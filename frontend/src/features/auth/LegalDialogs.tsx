@@ -1,37 +1,40 @@
-import { Dialog, DialogClose } from "../../components/Dialog";
-import { Button } from "../../components/Button";
-import { LegalContent } from "./LegalContent";
-import { PRIVACY_POLICY, TERMS_OF_USE, type LegalDocument } from "./legalText";
+import { Suspense, lazy, useState } from "react";
 
 const linkClass =
-  "font-semibold text-emerald-600 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 rounded dark:text-emerald-400";
+  "inline-flex min-h-11 items-center align-middle font-semibold text-emerald-600 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 rounded dark:text-emerald-400 sm:min-h-0";
 
-function LegalDialog({ doc }: { doc: LegalDocument }) {
+/** The dialog code loads on the first click, so the login page's first download stays small. */
+const LegalDialogBody = lazy(async () => ({ default: (await import("./LegalDialogBody")).LegalDialogBody }));
+
+function LegalDialog({ kind, title }: { kind: "terms" | "privacy"; title: string }) {
+  const [open, setOpen] = useState(false);
+  const [requested, setRequested] = useState(false);
   return (
-    <Dialog
-      title={doc.title}
-      trigger={
-        <button type="button" className={linkClass}>
-          {doc.title}
-        </button>
-      }
-      footer={
-        <div className="flex justify-end">
-          <DialogClose asChild>
-            <Button size="sm">Close</Button>
-          </DialogClose>
-        </div>
-      }
-    >
-      <LegalContent doc={doc} />
-    </Dialog>
+    <>
+      <button
+        type="button"
+        className={linkClass}
+        aria-haspopup="dialog"
+        onClick={() => {
+          setRequested(true);
+          setOpen(true);
+        }}
+      >
+        {title}
+      </button>
+      {requested ? (
+        <Suspense fallback={null}>
+          <LegalDialogBody kind={kind} open={open} onOpenChange={setOpen} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
 
 export function TermsOfUseDialog() {
-  return <LegalDialog doc={TERMS_OF_USE} />;
+  return <LegalDialog kind="terms" title="Terms of Use" />;
 }
 
 export function PrivacyPolicyDialog() {
-  return <LegalDialog doc={PRIVACY_POLICY} />;
+  return <LegalDialog kind="privacy" title="Privacy Policy" />;
 }

@@ -1,7 +1,7 @@
 import { AlertCircle, Lock, Mail } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { notify } from "../../lib/notify";
 import type { Role } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
@@ -10,9 +10,11 @@ import { Label } from "../../components/Label";
 import { Spinner } from "../../components/Spinner";
 import { useLogin } from "./useLogin";
 
-const DESTINATION: Record<Role, string> = {
+/** Where each role lands after logging in (also after accepting an invitation or a password reset). */
+export const DESTINATION: Record<Role, string> = {
   customer: "/customer/dashboard",
   educator: "/educator/dashboard",
+  admin: "/admin",
 };
 
 export function LoginForm({ role, submitLabel }: { role: Role; submitLabel: string }) {
@@ -29,7 +31,7 @@ export function LoginForm({ role, submitLabel }: { role: Role; submitLabel: stri
       { email: email.trim(), password, selectedRole: role },
       {
         onSuccess: (response) => {
-          toast.success("Login Successful", { description: `Welcome back, ${response.user.firstName}!` });
+          notify("success", "Login Successful", { description: `Welcome back, ${response.user.firstName}!` });
           void navigate(DESTINATION[role]);
         },
       },

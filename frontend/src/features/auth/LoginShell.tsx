@@ -19,7 +19,6 @@ const ACCENTS = {
 
 type LoginShellProps = {
   appName: string;
-  pageTitle: string;
   heading: string;
   subtitle: string;
   icon: LucideIcon;
@@ -31,14 +30,15 @@ type LoginShellProps = {
 };
 
 /** The frame both login pages share: centred card with the product mark, heading and subtitle. */
-export function LoginShell({ appName, pageTitle, heading, subtitle, icon: Icon, accent, onClick, after, children }: LoginShellProps) {
+export function LoginShell({ appName, heading, subtitle, icon: Icon, accent, onClick, after, children }: LoginShellProps) {
   const colors = ACCENTS[accent];
   return (
     <div
       onClick={onClick}
-      className={`relative flex min-h-dvh flex-col items-center justify-center bg-surface ${colors.glow} px-4 py-10`}
+      // Top-aligned on phones: the card nearly fills the screen, and the channel link that appears below
+      // it once /api/config answers must not move what is above it (layout shift); centred from `sm`.
+      className={`relative flex min-h-dvh flex-col items-center justify-start bg-surface sm:justify-center ${colors.glow} px-4 py-10`}
     >
-      <title>{pageTitle}</title>
       <ThemeToggle className="absolute right-4 top-4" />
       <main className="w-full max-w-md">
         <div className="mb-6 flex flex-col items-center text-center">

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, type CurrentUser } from "../../api/client";
 import { ApiError, unwrap } from "../../api/errors";
+import { forgetSignedIn, maybeSignedIn, rememberSignedIn } from "./signedInHint";
 
 export const currentUserQueryKey = ["auth", "user"] as const;
 
@@ -9,9 +10,14 @@ export const currentUserQueryOptions = queryOptions({
   queryKey: currentUserQueryKey,
   queryFn: async ({ signal }): Promise<CurrentUser | null> => {
     try {
-      return await unwrap(api.GET("/api/auth/user", { signal }), "Failed to load user");
+      const user = await unwrap(api.GET("/api/auth/user", { signal }), "Failed to load user");
+      rememberSignedIn(user.role);
+      return user;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return null;
+      if (error instanceof ApiError && error.status === 401) {
+        forgetSignedIn();
+        return null;
+      }
       throw error;
     }
   },
@@ -20,4 +26,9 @@ export const currentUserQueryOptions = queryOptions({
 
 export function useCurrentUser() {
   return useQuery(currentUserQueryOptions);
+}
+
+/** The signed-in user, asked for only when this browser may hold a session (the login pages). */
+export function useCurrentUserIfSignedIn() {
+  return useQuery({ ...currentUserQueryOptions, enabled: maybeSignedIn() });
 }

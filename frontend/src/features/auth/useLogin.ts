@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type LoginRequest, type LoginResponse } from "../../api/client";
 import { unwrap } from "../../api/errors";
+import { rememberSignedIn } from "./signedInHint";
 import { currentUserQueryKey } from "./useCurrentUser";
 
 /** POST /api/auth/login. The server sets the HttpOnly session cookie; the token in the body is ignored. */
@@ -17,6 +18,7 @@ export function useLogin() {
   return useMutation({
     ...loginMutationOptions(),
     onSuccess: (response) => {
+      rememberSignedIn(response.user.role);
       queryClient.setQueryData(currentUserQueryKey, response.user);
     },
   });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api } from "../../api/client";
 import { unwrap } from "../../api/errors";
+import { forgetSignedIn } from "./signedInHint";
 
 /** POST /api/auth/logout (204): revokes the session. */
 export function logoutMutationOptions() {
@@ -21,6 +22,7 @@ export function useLogout() {
     ...logoutMutationOptions(),
     onSettled: (_data, error) => {
       if (error) console.warn("Logout failed", error);
+      forgetSignedIn();
       queryClient.clear();
       void navigate("/login", { replace: true });
     },

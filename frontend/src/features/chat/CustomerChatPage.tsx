@@ -24,7 +24,6 @@ export function CustomerChatPage() {
   useNotificationPermissionPrompt();
   return (
     <div className="flex h-dvh flex-col bg-surface">
-      <title>Messages</title>
       <ChatHeader backTo="/customer/dashboard" backLabel="Dashboard" title="Messages" subtitle="Educator Updates" />
       <RoomTabs>
         {(room) => (

@@ -61,7 +61,6 @@ export function EducatorChatPage() {
 
   return (
     <div className="flex h-dvh flex-col bg-surface">
-      <title>Educator Chat</title>
       <ChatHeader backTo="/educator/dashboard" backLabel="Back" title="Educator Chat" subtitle="Your messages" />
       <RoomTabs>
         {(room) => (

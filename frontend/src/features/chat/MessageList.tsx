@@ -1,6 +1,5 @@
 import { History, MessagesSquare, RefreshCw } from "lucide-react";
 import { useLayoutEffect, useRef, type ReactNode } from "react";
-import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
 import { Spinner } from "../../components/Spinner";
@@ -72,17 +71,18 @@ export function MessageList({
     );
   } else if (query.isError && !messages.length) {
     body = (
-      <EmptyState
-        icon={MessagesSquare}
-        title="Failed to get chat messages"
-        description={<span role="alert">{errorMessage(query.error, "Failed to get chat messages")}</span>}
-        action={
-          <Button variant="secondary" onClick={() => void query.refetch()}>
-            <RefreshCw className="h-4 w-4" aria-hidden="true" />
-            Try again
-          </Button>
-        }
-      />
+      <div role="alert">
+        <EmptyState
+          icon={MessagesSquare}
+          title="Failed to get chat messages"
+          action={
+            <Button variant="secondary" onClick={() => void query.refetch()}>
+              <RefreshCw className="h-4 w-4" aria-hidden="true" />
+              Try again
+            </Button>
+          }
+        />
+      </div>
     );
   } else if (!messages.length) {
     body = <EmptyState icon={MessagesSquare} title={emptyTitle} />;

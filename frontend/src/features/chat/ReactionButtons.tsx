@@ -7,7 +7,7 @@ import { useAddReaction } from "./useAddReaction";
 import { useRemoveReaction } from "./useRemoveReaction";
 
 const reactionButton =
-  "inline-flex h-9 min-w-14 items-center justify-center gap-1.5 rounded-full border px-3 text-sm font-semibold transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 disabled:opacity-60";
+  "inline-flex h-11 min-w-14 sm:h-9 items-center justify-center gap-1.5 rounded-full border px-3 text-sm font-semibold transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 disabled:opacity-60";
 
 const HEART_ACTIVE = "border-rose-500/40 bg-rose-500/15 text-rose-600 dark:text-rose-300";
 const LIKE_ACTIVE = "border-sky-500/40 bg-sky-500/15 text-sky-700 dark:text-sky-300";
@@ -37,7 +37,8 @@ export function ReactionButtons({ message }: { message: ChatMessage }) {
         <button
           key={kind}
           type="button"
-          aria-label={label}
+          // The name includes the visible count (speech input users say what they see).
+          aria-label={`${label} ${count}`}
           aria-pressed={mine}
           disabled={busy}
           onClick={() => toggle(kind, mine)}

@@ -1,7 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { MessagesSquare, RefreshCw } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
 import { Spinner } from "../../components/Spinner";
@@ -28,11 +27,10 @@ export function RoomTabs({ children }: { children: (room: ChatRoom) => ReactNode
   }
   if (rooms.isError) {
     return (
-      <div className="mx-auto w-full max-w-3xl px-4 py-6">
+      <div role="alert" className="mx-auto w-full max-w-3xl px-4 py-6">
         <EmptyState
           icon={MessagesSquare}
           title="Failed to get chat rooms"
-          description={<span role="alert">{errorMessage(rooms.error, "Failed to get chat rooms")}</span>}
           action={
             <Button variant="secondary" onClick={() => void rooms.refetch()}>
               <RefreshCw className="h-4 w-4" aria-hidden="true" />

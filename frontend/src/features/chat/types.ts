@@ -5,5 +5,5 @@ export type ChatMessage = Schemas["MessageOut"];
 export type MessagePage = Schemas["MessagePage"];
 export type ReactionKind = "heart" | "like";
 
-/** Query keys of the chat feature (shared with realtime, so they live in src/lib). */
-export { chatKeys } from "../../lib/queryKeys";
+/** Query keys of the chat feature. */
+export { chatKeys } from "./queryKeys";

@@ -31,7 +31,7 @@ export function CopyButton({ label, value, className }: { label: string; value: 
       title={`Copy ${label}`}
       onClick={() => void copy()}
       className={cn(
-        "inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-lg text-muted transition-colors hover:bg-card-hover hover:text-fg",
+        "inline-flex h-11 w-11 shrink-0 sm:h-8 sm:w-8 items-center justify-center rounded-lg text-muted transition-colors hover:bg-card-hover hover:text-fg",
         "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400",
         copied && "text-emerald-500 hover:text-emerald-500",
         className,

@@ -1,4 +1,4 @@
-import { ArrowLeftRight, History, LayoutGrid, LogOut, Menu as MenuIcon, MessageSquare } from "lucide-react";
+import { History, LayoutGrid, LogOut, Menu as MenuIcon, MessageSquare, NotebookPen, UserRound, Users } from "lucide-react";
 import { Link, NavLink } from "react-router";
 import { Button } from "../../components/Button";
 import { cn } from "../../components/cn";
@@ -11,7 +11,7 @@ import { UnseenBell } from "./UnseenBell";
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   cn(
-    "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium transition-colors",
+    "inline-flex items-center gap-1.5 whitespace-nowrap rounded-lg px-2.5 py-2 text-sm font-medium transition-colors",
     isActive ? "bg-emerald-500/15 text-emerald-600 dark:text-emerald-300" : "text-muted hover:bg-card-hover hover:text-fg",
   );
 
@@ -32,9 +32,16 @@ export function CustomerHeader({
 }) {
   const links = [
     { to: "/customer/dashboard", label: "Markets", icon: LayoutGrid },
-    { to: `/customer/${market}/leverage`, label: "Leverage", icon: History },
-    { to: `/customer/${market}/exchange`, label: "Exchange", icon: ArrowLeftRight },
+    { to: `/customer/${market}/leverage`, label: "Leverage history", icon: History },
+    { to: `/customer/${market}/exchange`, label: "Exchange history", icon: History },
     { to: "/customer/chat", label: "Updates", icon: MessageSquare },
+    { to: "/customer/educators", label: "Educators", icon: Users },
+    ...(isCustomer
+      ? [
+          { to: "/customer/journal", label: "Journal", icon: NotebookPen },
+          { to: "/customer/profile", label: "Profile", icon: UserRound },
+        ]
+      : []),
   ];
   const menuEntries: MenuEntry[] = [
     ...links.map((l) => ({ kind: "link" as const, ...l })),
@@ -42,15 +49,15 @@ export function CustomerHeader({
   ];
 
   return (
-    <header className="sticky top-0 z-20 border-b border-line bg-surface/90 backdrop-blur">
+    <header className="sticky top-0 z-20 border-b border-line bg-surface/95">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-        <Link to="/customer/dashboard" className="min-w-0 rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
+        <Link to="/customer/dashboard" aria-label={`${appName} - Markets`} className="inline-flex min-h-11 min-w-11 items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
           <Logo name={appName} className="[&>span:last-child]:hidden sm:[&>span:last-child]:inline" />
         </Link>
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className="hidden items-center gap-0.5 lg:flex">
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} end className={navClass}>
-              <l.icon className="h-4 w-4" aria-hidden="true" />
+              <l.icon className="hidden h-4 w-4 xl:block" aria-hidden="true" />
               {l.label}
             </NavLink>
           ))}
@@ -63,13 +70,13 @@ export function CustomerHeader({
             </>
           ) : null}
           <ThemeToggle />
-          <div className="hidden md:block">
-            <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut}>
+          <div className="hidden lg:block">
+            <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut} className="whitespace-nowrap">
               <LogOut className="h-4 w-4" aria-hidden="true" />
               Sign Out
             </Button>
           </div>
-          <div className="md:hidden">
+          <div className="lg:hidden">
             <Menu label="Open menu" icon={<MenuIcon className="h-5 w-5" aria-hidden="true" />} entries={menuEntries} />
           </div>
         </div>

@@ -1,18 +1,18 @@
-import { Ban, CheckCircle2, Pencil, RotateCcw, Trash2, XCircle } from "lucide-react";
+import { Ban, Pencil, RotateCcw, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { errorMessage } from "../../api/errors";
 import { Badge } from "../../components/Badge";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { REQUIRED_FIELDS_MESSAGE } from "../../lib/ideaForm";
-import { invalidationNote, statusToast, type IdeaStatus } from "../../lib/ideaStatus";
-import { DirectionBadge, StatusBadge } from "./IdeaCard";
+import { invalidationNote } from "../../lib/ideaStatus";
+import { ChartImage } from "./ChartImage";
+import { DirectionBadge, OutcomeLine, StatusBadge } from "./IdeaCard";
+import { OutcomeMenu } from "./OutcomeMenu";
 import { InlineField } from "./InlineField";
 import type { Idea, IdeaUpdate } from "./types";
-import { useDeleteIdea } from "./useDeleteIdea";
-import { useSetIdeaStatus } from "./useSetIdeaStatus";
+import { useIdeaActions } from "./useIdeaActions";
 import { useUpdateIdea } from "./useUpdateIdea";
 
 type LevelField = "entry1" | "entry2" | "invalidationLevel" | "exit1" | "exit2" | "exit3" | "notes";
@@ -27,7 +27,7 @@ const FIELDS: Array<{ name: LevelField; label: string; required?: boolean }> = [
 ];
 
 const iconButton =
-  "inline-flex h-9 w-9 items-center justify-center rounded-lg border border-line text-muted transition-colors hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
+  "inline-flex h-11 w-11 items-center sm:h-9 sm:w-9 justify-center rounded-lg border border-line text-muted transition-colors hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
 
 function shortDate(value: string): string {
   const d = new Date(value);
@@ -37,10 +37,10 @@ function shortDate(value: string): string {
 /** The educator's own idea: inline level editing (save on blur), status buttons, edit and delete. */
 export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: Idea) => void }) {
   const update = useUpdateIdea();
-  const setStatus = useSetIdeaStatus();
-  const remove = useDeleteIdea();
+  const { changeStatus, deleteIdea, statusBusy, deleting } = useIdeaActions(idea);
   const [confirming, setConfirming] = useState(false);
   const invalid = idea.status === "invalidated";
+  const images = idea.imageUrls.length > 0 ? idea.imageUrls : idea.chartUrl ? [idea.chartUrl] : [];
 
   const saveField = async (name: LevelField, label: string, required: boolean, value: string): Promise<boolean> => {
     if (required && !value) {
@@ -58,31 +58,6 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
     }
   };
 
-  // Promises (not mutate callbacks): the live stream may update or remove this card before the answer
-  // arrives, and callbacks of an unmounted component would never run.
-  const changeStatus = (status: IdeaStatus) => {
-    setStatus.mutateAsync({ id: idea.id, status }).then(
-      (saved) => {
-        const description =
-          status === "successful" || status === "unsuccessful"
-            ? statusToast(status, saved.ideaType, saved.marketType)
-            : status === "invalidated"
-              ? "Trade idea marked invalid"
-              : "Trade idea status reset to active";
-        toast.success("Trade Updated", { description });
-      },
-      (error: unknown) => toast.error("Failed to update trade status", { description: errorMessage(error, "Failed to update status.") }),
-    );
-  };
-
-  const confirmDelete = () => {
-    remove.mutateAsync(idea.id).then(
-      () => toast.success("Trade idea deleted", { description: "The trade idea has been successfully deleted" }),
-      (error: unknown) => toast.error("Failed to delete trade idea", { description: errorMessage(error, "Failed to delete trade idea") }),
-    );
-  };
-
-  const statusBusy = setStatus.isPending;
   return (
     <Card className="flex h-full flex-col gap-4 p-4">
       <article aria-label={`${idea.pair} trade idea`} className="flex h-full flex-col gap-4">
@@ -102,7 +77,7 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
             title="Delete trade idea"
             className={`${iconButton} hover:text-rose-500`}
             onClick={() => setConfirming(true)}
-            disabled={remove.isPending}
+            disabled={deleting}
           >
             <Trash2 className="h-4 w-4" aria-hidden="true" />
           </button>
@@ -133,20 +108,18 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
           <InlineField label="Notes" multiline value={idea.notes} onSave={(v) => saveField("notes", "Notes", false, v)} />
         </div>
 
+        {idea.outcome ? <OutcomeLine idea={idea} /> : null}
+
+        {images.length > 0 ? <ChartImage urls={images} fullUrls={idea.imageFullUrls} alt={`${idea.pair} chart`} /> : null}
+
         <div className="mt-auto grid grid-cols-2 gap-2">
-          <Button size="sm" variant="outline" disabled={statusBusy || idea.status === "successful"} onClick={() => changeStatus("successful")} className="text-emerald-600 dark:text-emerald-400">
-            <CheckCircle2 className="h-4 w-4" aria-hidden="true" />
-            Successful
-          </Button>
-          <Button size="sm" variant="outline" disabled={statusBusy || idea.status === "unsuccessful"} onClick={() => changeStatus("unsuccessful")} className="text-rose-600 dark:text-rose-400">
-            <XCircle className="h-4 w-4" aria-hidden="true" />
-            Unsuccessful
-          </Button>
-          <Button size="sm" variant="outline" disabled={statusBusy || invalid} onClick={() => changeStatus("invalidated")} className="text-amber-600 dark:text-amber-400">
+          <OutcomeMenu idea={idea} status="successful" label="Successful" disabled={statusBusy || idea.status === "successful"} onChoose={changeStatus} />
+          <OutcomeMenu idea={idea} status="unsuccessful" label="Unsuccessful" disabled={statusBusy || idea.status === "unsuccessful"} onChoose={changeStatus} />
+          <Button size="sm" variant="outline" disabled={statusBusy || invalid} onClick={() => changeStatus("invalidated")} className="px-2 text-amber-600 dark:text-amber-400">
             <Ban className="h-4 w-4" aria-hidden="true" />
             Invalid
           </Button>
-          <Button size="sm" variant="ghost" disabled={statusBusy || idea.status === "active"} onClick={() => changeStatus("active")}>
+          <Button size="sm" variant="ghost" className="px-2" disabled={statusBusy || idea.status === "pending"} onClick={() => changeStatus("pending")}>
             <RotateCcw className="h-4 w-4" aria-hidden="true" />
             Reset
           </Button>
@@ -159,7 +132,7 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
         description="Are you sure you want to delete this trade idea?"
         confirmLabel="Delete"
         danger
-        onConfirm={confirmDelete}
+        onConfirm={deleteIdea}
       />
     </Card>
   );

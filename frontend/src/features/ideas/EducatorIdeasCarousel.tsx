@@ -1,10 +1,10 @@
 import { Lightbulb } from "lucide-react";
-import { errorMessage } from "../../api/errors";
 import { Carousel } from "../../components/Carousel";
 import { EmptyState } from "../../components/EmptyState";
 import { Spinner } from "../../components/Spinner";
 import { EducatorIdeaCard } from "./EducatorIdeaCard";
 import type { Idea } from "./types";
+import { ListFailure } from "./IdeaListPending";
 import { useTradeIdeas } from "./useTradeIdeas";
 
 /** Your Trade Ideas: the educator's ideas, newest first, in a non-looping carousel. */
@@ -17,13 +17,7 @@ export function EducatorIdeasCarousel({ educatorId, onEdit }: { educatorId: numb
       </p>
     );
   }
-  if (ideas.isError) {
-    return (
-      <p role="alert" className="mt-4 text-sm text-rose-600 dark:text-rose-300">
-        {errorMessage(ideas.error, "Failed to fetch trade ideas")}
-      </p>
-    );
-  }
+  if (ideas.isError) return <ListFailure message="Failed to fetch trade ideas" onRetry={() => void ideas.refetch()} />;
   if (ideas.data.items.length === 0) {
     return <EmptyState className="mt-4" icon={Lightbulb} title="No trade ideas created yet" />;
   }

@@ -6,7 +6,7 @@ import { Menu } from "../../components/Menu";
 import { ThemeToggle } from "../../components/ThemeToggle";
 
 const iconLink =
-  "inline-flex h-10 w-10 items-center justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
+  "inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
 
 export function EducatorNav({
   appName,
@@ -21,9 +21,9 @@ export function EducatorNav({
   profileButton?: ReactNode;
 }) {
   return (
-    <header className="sticky top-0 z-20 border-b border-line bg-surface/90 backdrop-blur">
+    <header className="sticky top-0 z-20 border-b border-line bg-surface/95">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-        <Link to="/educator/dashboard" className="min-w-0 rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
+        <Link to="/educator/dashboard" aria-label={`${appName} - Educator Dashboard`} className="inline-flex min-h-11 min-w-11 items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
           <Logo name={appName} />
         </Link>
         <div className="flex items-center gap-2">

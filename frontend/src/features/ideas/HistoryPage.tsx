@@ -17,13 +17,12 @@ export function HistoryPage({ market, ideaType }: { market: Market; ideaType: Id
 
   return (
     <div className="min-h-dvh bg-surface">
-      <title>{`${typeLabel} Ideas History - ${marketLabel}`}</title>
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/90 backdrop-blur">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3">
           <Link
             to={`/customer/${market}`}
             aria-label={`Back to ${marketLabel}`}
-            className="inline-flex h-10 w-10 items-center justify-center rounded-xl border border-line bg-card text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+            className="inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-xl border border-line bg-card text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
           >
             <ArrowLeft className="h-5 w-5" aria-hidden="true" />
           </Link>

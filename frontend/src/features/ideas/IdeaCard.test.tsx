@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
 import { Toaster } from "sonner";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IdeaCard } from "./IdeaCard";
@@ -27,12 +28,19 @@ const idea: Idea = {
   status: "active",
   imageIds: [],
   imageUrls: [],
+  imageFullUrls: [],
   chartUrl: null,
   videoUrl: null,
   audioUrl: null,
   createdAt: new Date(Date.now() - 120_000).toISOString(),
   updatedAt: new Date().toISOString(),
   edited: false,
+  editedAfterPublish: false,
+  educatorSlug: "alex-morgan",
+  outcome: null,
+  closePrice: null,
+  closedAt: null,
+  rMultiple: null,
   isNew: true,
 };
 
@@ -40,7 +48,9 @@ function renderCard(value: Idea = idea) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <IdeaCard idea={value} />
+      <MemoryRouter>
+        <IdeaCard idea={value} />
+      </MemoryRouter>
       <Toaster />
     </QueryClientProvider>,
   );
@@ -65,6 +75,20 @@ describe("IdeaCard", () => {
       expect(within(card).getByRole("button", { name: `Copy ${label}` })).toBeInTheDocument();
     }
     expect(within(card).queryByRole("button", { name: "Copy Entry 2" })).not.toBeInTheDocument();
+  });
+
+  it("shows how a completed idea ended, when, and R, and links the educator's track record", () => {
+    renderCard({ ...idea, status: "successful", outcome: "exit2", closedAt: "2026-03-04T10:00:00Z", rMultiple: 2.4, editedAfterPublish: true });
+    expect(screen.getByText("Exit 2 reached")).toBeInTheDocument();
+    expect(screen.getByText("+2.40 R")).toHaveClass("text-emerald-600");
+    expect(screen.getByText("Edited after publishing")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Alex Morgan" })).toHaveAttribute("href", "/customer/educators/alex-morgan");
+  });
+
+  it("shows a manual close and a loss in red", () => {
+    renderCard({ ...idea, status: "unsuccessful", outcome: "manual", closePrice: "1.0921", closedAt: "2026-03-04T10:00:00Z", rMultiple: -0.25 });
+    expect(screen.getByText("Closed at 1.0921")).toBeInTheDocument();
+    expect(screen.getByText("-0.25 R")).toHaveClass("text-rose-600");
   });
 
   it("renders notes containing HTML as text", () => {

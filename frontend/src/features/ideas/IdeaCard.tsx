@@ -1,15 +1,19 @@
-import { AlertTriangle, Clock, PlayCircle, TrendingDown, TrendingUp } from "lucide-react";
+import type { ReactNode } from "react";
+import { AlertTriangle, Clock, Flag, TrendingDown, TrendingUp } from "lucide-react";
+import { Link } from "react-router";
 import { Badge } from "../../components/Badge";
 import { Card } from "../../components/Card";
 import { cn } from "../../components/cn";
-import { ExternalLink } from "../../components/ExternalLink";
+import { useIdeaExtras } from "../../components/IdeaExtras";
 import { initials } from "../../lib/initials";
 import { STATUS_LABEL, directionLabel, invalidationNote } from "../../lib/ideaStatus";
+import { formatDay, formatR, outcomeLabel, rTone } from "../../lib/outcome";
 import { relativeAge } from "../../lib/relativeAge";
 import { formatRewardToRisk } from "../../lib/riskReward";
 import { ChartImage } from "./ChartImage";
 import { CopyButton } from "./CopyButton";
 import { RevisionsDialog } from "./RevisionsDialog";
+import { VideoButton } from "./VideoButton";
 import type { Idea } from "./types";
 
 export function ideaLevels(idea: Idea): Array<{ label: string; value: string | null }> {
@@ -48,15 +52,47 @@ function EducatorAvatar({ name, image }: { name: string; image: string | null })
   );
 }
 
+/** A completed idea's result: how it ended, when, and R. */
+export function OutcomeLine({ idea }: { idea: Idea }) {
+  if (!idea.outcome) return null;
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl bg-field px-3 py-2 text-sm">
+      <Flag className="h-4 w-4 shrink-0 text-muted" aria-hidden="true" />
+      <span className="font-medium text-fg">{outcomeLabel(idea.outcome, idea.closePrice)}</span>
+      {idea.closedAt ? (
+        <time dateTime={idea.closedAt} className="text-muted">
+          {formatDay(idea.closedAt)}
+        </time>
+      ) : null}
+      {idea.outcome !== "not_triggered" ? <span className={cn("ml-auto font-mono font-semibold", rTone(idea.rMultiple))}>{formatR(idea.rMultiple)}</span> : null}
+    </p>
+  );
+}
+
 /**
- * A read-only trade idea (customer dashboard, history, My Trade Ideas): every level can be copied,
+ * A trade idea as customers see it (dashboard, history; My Trade Ideas adds the educator's `footer`): every level can be copied,
  * notes are plain text, an invalidated idea shows INVALID with struck-through levels.
  */
-export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; showStatus?: boolean; className?: string }) {
+export function IdeaCard({
+  idea,
+  showStatus = false,
+  className,
+  footer,
+  priority = false,
+}: {
+  idea: Idea;
+  /** The card is first on screen: its chart loads at once, with high priority (see ChartImage). */
+  priority?: boolean;
+  showStatus?: boolean;
+  className?: string;
+  /** Controls below the card's content (the educator's actions on My Trade Ideas). */
+  footer?: ReactNode;
+}) {
   const invalid = idea.status === "invalidated";
   const rr = formatRewardToRisk(idea.entry1, idea.invalidationLevel, idea.exit1);
   const images = idea.imageUrls.length > 0 ? idea.imageUrls : idea.chartUrl ? [idea.chartUrl] : [];
   const educatorName = idea.educatorName || "Professional Educator";
+  const extras = useIdeaExtras();
 
   return (
     <Card className={cn("flex h-full flex-col gap-4 p-4 sm:p-5", className)}>
@@ -64,7 +100,15 @@ export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; 
         <header className="flex items-start gap-3">
           <EducatorAvatar name={educatorName} image={idea.educatorImage} />
           <div className="min-w-0 flex-1">
-            <p className="truncate font-semibold text-fg">{educatorName}</p>
+            {idea.educatorSlug ? (
+              <Link to={`/customer/educators/${idea.educatorSlug}`} className="block truncate font-semibold text-fg hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
+                {educatorName}
+              </Link>
+            ) : extras.educator ? (
+              extras.educator(idea.educatorId, educatorName)
+            ) : (
+              <p className="truncate font-semibold text-fg">{educatorName}</p>
+            )}
             <p className="flex items-center gap-1 text-xs text-muted">
               <Clock className="h-3 w-3" aria-hidden="true" />
               <time dateTime={idea.createdAt}>{relativeAge(idea.createdAt)}</time>
@@ -76,7 +120,7 @@ export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; 
 
         <div>
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className={cn("text-xl font-bold tracking-tight text-fg", invalid && "line-through decoration-amber-500")}>{idea.pair}</h3>
+            <h2 className={cn("text-xl font-bold tracking-tight text-fg", invalid && "line-through decoration-amber-500")}>{idea.pair}</h2>
             {invalid ? (
               <Badge tone="amber">INVALID</Badge>
             ) : showStatus ? (
@@ -88,8 +132,11 @@ export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; 
             <DirectionBadge orderType={idea.orderType} />
             <Badge>{idea.timeFrame}</Badge>
             {rr ? <Badge tone="blue">{rr}</Badge> : null}
+            {idea.editedAfterPublish ? <Badge tone="amber">Edited after publishing</Badge> : null}
           </div>
         </div>
+
+        {idea.outcome ? <OutcomeLine idea={idea} /> : null}
 
         {invalid ? (
           <p role="note" className="flex items-start gap-2 rounded-xl border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-200">
@@ -102,19 +149,20 @@ export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; 
           {ideaLevels(idea)
             .filter((l): l is { label: string; value: string } => Boolean(l.value))
             .map((level) => (
-              <div key={level.label} className="flex items-center justify-between gap-1 rounded-xl bg-field px-3 py-1.5">
-                <div className="min-w-0">
-                  <dt className={cn("text-[11px] uppercase tracking-wide text-muted", level.label === "Invalidation" && "text-rose-500")}>
-                    {level.label}
-                  </dt>
-                  <dd className={cn("truncate font-mono text-sm font-semibold text-fg", invalid && "line-through decoration-amber-500")}>
-                    {level.value}
-                  </dd>
-                </div>
-                <CopyButton label={level.label} value={level.value} />
+              <div key={level.label} className="relative min-w-0 rounded-xl bg-field py-1.5 pl-3 pr-12 sm:pr-10">
+                <dt className={cn("text-[11px] uppercase tracking-wide", level.label === "Invalidation" ? "text-rose-700 dark:text-rose-400" : "text-muted")}>
+                  {level.label}
+                </dt>
+                <dd className={cn("truncate font-mono text-sm font-semibold text-fg", invalid && "line-through decoration-amber-500")}>
+                  {level.value}
+                  {/* Inside the dd (a dl holds only dt/dd groups), placed at the row's right edge. */}
+                  <CopyButton label={level.label} value={level.value} className="absolute right-0.5 top-1/2 -translate-y-1/2 sm:right-1" />
+                </dd>
               </div>
             ))}
         </dl>
+
+        {extras.desk ? extras.desk(idea) : null}
 
         {idea.notes ? (
           <div>
@@ -123,16 +171,11 @@ export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; 
           </div>
         ) : null}
 
-        {images.length > 0 ? <ChartImage urls={images} alt={`${idea.pair} chart`} /> : null}
+        {images.length > 0 ? <ChartImage urls={images} fullUrls={idea.imageFullUrls} alt={`${idea.pair} chart`} priority={priority} /> : null}
 
         {idea.videoUrl || idea.audioUrl ? (
           <div className="space-y-2">
-            {idea.videoUrl ? (
-              <ExternalLink href={idea.videoUrl} className="inline-flex items-center gap-2 text-sm font-medium text-emerald-600 hover:underline dark:text-emerald-400">
-                <PlayCircle className="h-4 w-4" aria-hidden="true" />
-                Watch video
-              </ExternalLink>
-            ) : null}
+            {idea.videoUrl ? <VideoButton url={idea.videoUrl} pair={idea.pair} /> : null}
             {idea.audioUrl ? (
               <div>
                 <p className="text-xs font-semibold uppercase tracking-wide text-muted">Voice explanation</p>
@@ -147,6 +190,7 @@ export function IdeaCard({ idea, showStatus = false, className }: { idea: Idea; 
             <RevisionsDialog ideaId={idea.id} pair={idea.pair} />
           </div>
         ) : null}
+        {footer}
       </article>
     </Card>
   );

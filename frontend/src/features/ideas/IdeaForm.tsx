@@ -17,12 +17,13 @@ import {
   type IdeaFormValues,
   type RequiredIdeaField,
 } from "../../lib/ideaForm";
-import { photoProblem, resizeImage } from "../../lib/photos";
+import { CHART_UPLOAD_WIDTH, photoProblem, resizeImage } from "../../lib/photos";
 import { PhotoPicker, type PhotoItem } from "./PhotoPicker";
 import type { Idea, IdeaUpdate } from "./types";
 import { useCreateIdea } from "./useCreateIdea";
 import { useUpdateIdea } from "./useUpdateIdea";
 import { useUploadMedia } from "./useUploadMedia";
+import { VoiceNoteField, type VoiceNote } from "./VoiceNoteField";
 
 const TEXT_FIELDS: Array<{ name: keyof IdeaFormValues & string; label: string; required?: boolean; placeholder?: string }> = [
   { name: "timeFrame", label: "Time Frame", required: true, placeholder: "e.g. 4H" },
@@ -36,7 +37,7 @@ const TEXT_FIELDS: Array<{ name: keyof IdeaFormValues & string; label: string; r
 
 const EDITABLE: Array<keyof IdeaFormValues> = [
   "marketType", "orderType", "ideaType", "pair", "timeFrame", "entry1", "entry2",
-  "invalidationLevel", "exit1", "exit2", "exit3", "notes",
+  "invalidationLevel", "exit1", "exit2", "exit3", "notes", "videoUrl",
 ];
 
 function valuesOf(idea: Idea): IdeaFormValues {
@@ -53,7 +54,12 @@ function valuesOf(idea: Idea): IdeaFormValues {
     exit2: idea.exit2 ?? "",
     exit3: idea.exit3 ?? "",
     notes: idea.notes ?? "",
+    videoUrl: idea.videoUrl ?? "",
   };
+}
+
+function voiceOf(idea: Idea | undefined): VoiceNote {
+  return idea?.audioUrl ? { kind: "current", url: idea.audioUrl } : { kind: "none" };
 }
 
 function photosOf(idea: Idea | undefined): PhotoItem[] {
@@ -82,6 +88,7 @@ export function IdeaForm({
   const initial = editing ? valuesOf(editing) : EMPTY_IDEA_FORM;
   const [values, setValues] = useState<IdeaFormValues>(initial);
   const [photos, setPhotos] = useState<PhotoItem[]>(() => photosOf(editing));
+  const [voice, setVoice] = useState<VoiceNote>(() => voiceOf(editing));
   const [processing, setProcessing] = useState(false);
   const [missing, setMissing] = useState<RequiredIdeaField[]>([]);
   const [photoError, setPhotoError] = useState<string | null>(null);
@@ -115,6 +122,7 @@ export function IdeaForm({
     });
     setValues(EMPTY_IDEA_FORM);
     setPhotos([]);
+    setVoice({ kind: "none" });
     setMissing([]);
     setPhotoError(null);
   };
@@ -131,7 +139,7 @@ export function IdeaForm({
     try {
       const added: PhotoItem[] = [];
       for (const file of files) {
-        const blob = await resizeImage(file);
+        const blob = await resizeImage(file, { maxWidth: CHART_UPLOAD_WIDTH });
         const url = URL.createObjectURL(blob);
         objectUrls.current.add(url);
         added.push({ key: `n${++photoSeq}`, url, blob });
@@ -177,6 +185,8 @@ export function IdeaForm({
         if (photo.mediaId !== undefined) imageIds.push(photo.mediaId);
         else if (photo.blob) imageIds.push((await upload.mutateAsync(photo.blob)).id);
       }
+      // undefined: keep the current voice note; null: none.
+      const audioId = voice.kind === "new" ? (await upload.mutateAsync(voice.blob)).id : voice.kind === "none" ? null : undefined;
       setUploading(false);
       let saved: Idea;
       if (editing) {
@@ -186,6 +196,7 @@ export function IdeaForm({
           if (values[key].trim() !== before[key].trim()) Object.assign(body, { [key]: values[key] });
         }
         if (imageIds.join(",") !== editing.imageIds.join(",")) body.imageIds = imageIds;
+        if (audioId !== undefined && !(audioId === null && !editing.audioUrl)) body.audioId = audioId;
         saved = await update.mutateAsync({ id: editing.id, body });
       } else {
         saved = await create.mutateAsync({
@@ -194,6 +205,8 @@ export function IdeaForm({
           exit2: values.exit2 || null,
           exit3: values.exit3 || null,
           notes: values.notes || null,
+          videoUrl: values.videoUrl.trim() || null,
+          audioId: audioId ?? null,
           imageIds,
         });
       }
@@ -313,6 +326,25 @@ export function IdeaForm({
           placeholder="Reasoning, risk management, key levels..."
         />
       </div>
+
+      <div>
+        <Label htmlFor={fieldId("videoUrl")}>Video link</Label>
+        <Input
+          id={fieldId("videoUrl")}
+          type="url"
+          inputMode="url"
+          value={values.videoUrl}
+          onChange={(e) => set("videoUrl", e.target.value)}
+          placeholder="https://www.youtube.com/watch?v=..."
+          autoComplete="off"
+          aria-describedby={fieldId("videoUrl-hint")}
+        />
+        <p id={fieldId("videoUrl-hint")} className="mt-1 text-xs text-muted">
+          Optional, https only. YouTube and Vimeo links play on the card; other links open in a new tab.
+        </p>
+      </div>
+
+      <VoiceNoteField value={voice} onChange={setVoice} disabled={busy} />
 
       <PhotoPicker photos={photos} onAdd={(files) => void addPhotos(files)} onRemove={removePhoto} processing={processing} disabled={busy} />
       {photoError ? (

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, BellOff, BellRing, Bitcoin, ChevronRight, DollarSign, LogOut } from "lucide-react";
+import { AlertTriangle, BellOff, BellRing, Bitcoin, ChevronRight, DollarSign, LogOut, NotebookPen, UserRound } from "lucide-react";
 import { Link } from "react-router";
-import { Button } from "../../components/Button";
+import { Button, buttonClasses } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { DISCLAIMER_TEXT } from "../../components/Disclaimer";
 import { ExternalLink } from "../../components/ExternalLink";
@@ -51,12 +51,28 @@ export function MarketChooserPage({ user, config, onLogout, loggingOut }: Sessio
 
   return (
     <div className="min-h-dvh bg-surface">
-      <title>{`${config.appName} - Choose Your Market`}</title>
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/90 backdrop-blur">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
-          <Logo name={config.appName} />
+          {/* Home is this page; the link keeps the logo consistent with every other header (and named at every width). */}
+          <Link
+            to="/customer/dashboard"
+            aria-label={`${config.appName} - Markets`}
+            className="inline-flex min-h-11 min-w-11 items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+          >
+            <Logo name={config.appName} className="[&>span:last-child]:hidden sm:[&>span:last-child]:inline" />
+          </Link>
           <div className="flex items-center gap-2">
             {isCustomer ? <UnseenBell count={unseen.data?.total ?? 0} /> : null}
+            {isCustomer ? (
+              <>
+                <Link to="/customer/journal" aria-label="Journal" title="Journal" className={buttonClasses("ghost", "icon")}>
+                  <NotebookPen className="h-5 w-5" aria-hidden="true" />
+                </Link>
+                <Link to="/customer/profile" aria-label="Profile" title="Profile" className={buttonClasses("ghost", "icon")}>
+                  <UserRound className="h-5 w-5" aria-hidden="true" />
+                </Link>
+              </>
+            ) : null}
             <ThemeToggle />
             <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut}>
               <LogOut className="h-4 w-4" aria-hidden="true" />
@@ -81,9 +97,9 @@ export function MarketChooserPage({ user, config, onLogout, loggingOut }: Sessio
                 key={m.to}
                 to={m.to}
                 onClick={() => open(m.market)}
-                className="group rounded-2xl focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+                className="group flex rounded-2xl focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
               >
-                <Card className="flex items-center gap-4 transition-colors group-hover:bg-card-hover">
+                <Card className="flex min-h-28 w-full items-center gap-4 transition-colors group-hover:bg-card-hover">
                   <span className={`flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br ring-1 ${m.tone}`}>
                     <Icon className="h-7 w-7" aria-hidden="true" />
                   </span>
@@ -130,10 +146,10 @@ export function MarketChooserPage({ user, config, onLogout, loggingOut }: Sessio
         </section>
 
         <nav aria-label="Legal" className="mt-6 flex justify-center gap-6 text-sm">
-          <ExternalLink href="/terms" className="text-muted underline-offset-2 hover:text-fg hover:underline">
+          <ExternalLink href="/terms" className="inline-flex min-h-11 items-center text-muted underline-offset-2 hover:text-fg hover:underline">
             Terms of Service
           </ExternalLink>
-          <ExternalLink href="/privacy" className="text-muted underline-offset-2 hover:text-fg hover:underline">
+          <ExternalLink href="/privacy" className="inline-flex min-h-11 items-center text-muted underline-offset-2 hover:text-fg hover:underline">
             Privacy Policy
           </ExternalLink>
         </nav>

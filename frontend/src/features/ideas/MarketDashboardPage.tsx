@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { BellRing, LineChart } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from "react";
 import { Carousel } from "../../components/Carousel";
 import { Disclaimer } from "../../components/Disclaimer";
 import { EmptyState } from "../../components/EmptyState";
@@ -10,10 +10,13 @@ import { CustomerHeader } from "./CustomerHeader";
 import { IdeaCard } from "./IdeaCard";
 import { activeIdeasQueryOptions, unseenFirst } from "./useActiveIdeas";
 import { useMarkSeen } from "./useMarkSeen";
+import { useNotificationSettings } from "./useNotificationSettings";
 import { useUnseenCounts } from "./useUnseenCounts";
-import { IdeaListPending, isListPending } from "./IdeaListPending";
+import { IdeaListPending, ListLoading, isListPending } from "./IdeaListPending";
+import type { Idea } from "./types";
 
 const SEEN_BATCH_MS = 800;
+const NO_IDEAS: Idea[] = [];
 
 /** Collects ids of ideas that came into view and posts them in one batch after a short pause. */
 function useSeenBatcher() {
@@ -53,25 +56,27 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
   const label = MARKET_LABEL[market];
   const isCustomer = user.role === "customer";
   const unseen = useUnseenCounts(isCustomer);
+  // Loaded so that a new idea's NEW tag and unseen count are known from its event, without a request.
+  useNotificationSettings(isCustomer);
   const ideas = useQuery({ ...activeIdeasQueryOptions(market), select: (page) => unseenFirst(page.items) });
-  const list = useMemo(() => ideas.data ?? [], [ideas.data]);
+  const list = useMemo(() => ideas.data ?? NO_IDEAS, [ideas.data]);
+  // The cards render after the rest of the page, in a transition that yields to the browser every few
+  // milliseconds: a query's answer otherwise renders them all in one task that blocks input.
+  const cards = useDeferredValue(list, NO_IDEAS);
   const markViewed = useSeenBatcher();
 
   const onSlidesInView = useCallback(
     (indexes: number[]) => {
       if (!isCustomer) return;
-      const ids = indexes.map((i) => list[i]).filter((idea) => idea?.isNew).map((idea) => idea!.id);
+      const ids = indexes.map((i) => cards[i]).filter((idea) => idea?.isNew).map((idea) => idea!.id);
       if (ids.length > 0) markViewed(ids);
     },
-    [isCustomer, list, markViewed],
+    [isCustomer, cards, markViewed],
   );
 
   return (
     <div className="flex min-h-dvh flex-col bg-surface">
-      <title>{`${config.appName} - ${label} Trade Ideas`}</title>
-      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} unseen={unseen.data?.[market] ?? 0}
-        isCustomer={isCustomer}
-      />
+      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} unseen={unseen.data?.total ?? 0} isCustomer={isCustomer} />
       <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
         <h1 className="text-2xl font-bold text-fg">{label} Trade Ideas</h1>
         <p className="mt-1 text-sm text-muted">Active ideas from our educators, newest first.</p>
@@ -79,10 +84,12 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
           <IdeaListPending query={ideas} failure="Failed to fetch trade ideas" />
         ) : list.length === 0 ? (
           <EmptyState className="mt-6" icon={LineChart} title={`No ${label} trade ideas available`} />
+        ) : cards.length === 0 ? (
+          <ListLoading />
         ) : (
           <Carousel label={`${label} trade ideas`} loop className="mt-6" onSlidesInView={onSlidesInView}>
-            {list.map((idea) => (
-              <IdeaCard key={idea.id} idea={idea} />
+            {cards.map((idea, index) => (
+              <IdeaCard key={idea.id} idea={idea} priority={index === 0} />
             ))}
           </Carousel>
         )}

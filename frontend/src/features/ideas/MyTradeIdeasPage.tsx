@@ -5,15 +5,15 @@ import { EmptyState } from "../../components/EmptyState";
 import { ThemeToggle } from "../../components/ThemeToggle";
 import type { SessionProps } from "../../lib/session";
 import { IdeaCard } from "./IdeaCard";
+import { MyIdeaActions } from "./MyIdeaActions";
 import { useTradeIdeas } from "./useTradeIdeas";
 import { IdeaListPending, isListPending } from "./IdeaListPending";
 
-export function MyTradeIdeasPage({ user, config }: Pick<SessionProps, "user" | "config">) {
+export function MyTradeIdeasPage({ user }: Pick<SessionProps, "user">) {
   const ideas = useTradeIdeas({ educatorId: user.id, limit: 100 });
   return (
     <div className="min-h-dvh bg-surface">
-      <title>{`${config.appName} - My Trade Ideas`}</title>
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/90 backdrop-blur">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
           <Link to="/educator/dashboard" className={buttonClasses("ghost", "sm")}>
             <ArrowLeft className="h-4 w-4" aria-hidden="true" />
@@ -47,7 +47,7 @@ export function MyTradeIdeasPage({ user, config }: Pick<SessionProps, "user" | "
         ) : (
           <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {ideas.data.items.map((idea) => (
-              <IdeaCard key={idea.id} idea={idea} showStatus />
+              <IdeaCard key={idea.id} idea={idea} showStatus footer={<MyIdeaActions idea={idea} />} />
             ))}
           </div>
         )}

@@ -1,9 +1,9 @@
 import { Bell } from "lucide-react";
 import { cn } from "../../components/cn";
 
-/** A bell with the number of unseen ideas; its accessible name reads e.g. "3 new ideas". */
+/** A bell with the number of unseen ideas across markets; its accessible name reads e.g. "3 new ideas in all markets". */
 export function UnseenBell({ count, className }: { count: number; className?: string }) {
-  const label = count === 1 ? "1 new idea" : `${count} new ideas`;
+  const label = `${count === 1 ? "1 new idea" : `${count} new ideas`} in all markets`;
   return (
     <span
       role="img"

@@ -9,5 +9,5 @@ export type UnseenCounts = Schemas["UnseenCounts"];
 export type NotificationSettings = Schemas["NotificationSettings"];
 export type MediaOut = Schemas["MediaOut"];
 
-/** Every query of this feature starts with one of these (shared with realtime, so they live in src/lib). */
-export { ideasKey, notificationSettingsKey, unseenCountsKey } from "../../lib/queryKeys";
+/** Every query of this feature starts with one of these. */
+export { ideaKeys, ideasKey, notificationSettingsKey, unseenCountsKey, type IdeaFilters } from "./queryKeys";

@@ -4,13 +4,19 @@ import { unwrap } from "../../api/errors";
 import type { IdeaStatus } from "../../lib/ideaStatus";
 import { ideasKey, type Idea } from "./types";
 
-/** PUT /api/trade-ideas/{id} {status}: mark successful / unsuccessful / invalidated, or reset to active. */
+/** How a completed idea ended (defaults on the server: exit 1, invalidation, not triggered). */
+export interface Completion {
+  outcome?: NonNullable<Idea["outcome"]>;
+  closePrice?: string;
+}
+
+/** PUT /api/trade-ideas/{id} {status, outcome?, closePrice?}: mark successful / unsuccessful / invalidated, or reset to active. */
 export function setIdeaStatusMutationOptions() {
   return {
     mutationKey: [...ideasKey, "status"] as const,
-    mutationFn: ({ id, status }: { id: number; status: IdeaStatus }): Promise<Idea> =>
+    mutationFn: ({ id, status, outcome, closePrice }: { id: number; status: IdeaStatus } & Completion): Promise<Idea> =>
       unwrap(
-        api.PUT("/api/trade-ideas/{idea_id}", { params: { path: { idea_id: id } }, body: { status } }),
+        api.PUT("/api/trade-ideas/{idea_id}", { params: { path: { idea_id: id } }, body: { status, outcome, closePrice } }),
         "Failed to update trade status",
       ),
     retry: false,

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { unwrap } from "../../api/errors";
-import { ideaKeys, type IdeaFilters } from "../../lib/queryKeys";
+import { ideaKeys, type IdeaFilters } from "./queryKeys";
 import type { IdeaPage } from "./types";
 
 export type { IdeaFilters };

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { unwrap } from "../../api/errors";
-import { notificationSettingsKey, unseenCountsKey, type NotificationSettings } from "./types";
+import { ideasKey, notificationSettingsKey, unseenCountsKey, type NotificationSettings } from "./types";
 
 /** PUT /api/me/notification-settings {forex, crypto}. */
 export function updateNotificationSettingsMutationOptions() {
@@ -19,6 +19,8 @@ export function useUpdateNotificationSettings() {
     onSuccess: (settings) => {
       queryClient.setQueryData(notificationSettingsKey, settings);
       void queryClient.invalidateQueries({ queryKey: unseenCountsKey });
+      // NEW tags follow the markets a customer is notified about.
+      void queryClient.invalidateQueries({ queryKey: ideasKey });
     },
   });
 }

@@ -17,7 +17,9 @@ import {
   parseYears,
   SPECIALTIES,
   TIMEZONES,
+  timezoneOf,
   TRADING_STYLES,
+  tradingStyleOf,
   type Profile,
   type ProfileUpdate,
 } from "./types";
@@ -58,9 +60,9 @@ function fullName(profile: Pick<Profile, "firstName" | "lastName" | "displayName
   return `${profile.firstName} ${profile.lastName}`.trim() || profile.displayName;
 }
 
-function Detail({ term, children }: { term: string; children: string }) {
+function Detail({ term, children, className }: { term: string; children: string; className?: string }) {
   return (
-    <div>
+    <div className={className}>
       <dt className="text-xs font-medium uppercase tracking-wide text-muted">{term}</dt>
       <dd className="mt-1 whitespace-pre-wrap break-words text-sm text-fg">{children}</dd>
     </div>
@@ -114,8 +116,8 @@ export function ProfileCard({ profile }: { profile: Profile }) {
       lastName: draft.lastName,
       bio: draft.bio,
       yearsExperience: parseYears(draft.yearsExperience),
-      tradingStyle: draft.tradingStyle || null,
-      timezone: draft.timezone || null,
+      tradingStyle: tradingStyleOf(draft.tradingStyle),
+      timezone: timezoneOf(draft.timezone),
       ...(isEducator ? { specialty: draft.specialty || null } : { tradingInterests: draft.tradingInterests }),
     };
     try {
@@ -163,16 +165,21 @@ export function ProfileCard({ profile }: { profile: Profile }) {
       <Card>
         {header}
         <dl className="mt-6 grid gap-5 border-t border-line pt-5 sm:grid-cols-2">
-          <div className="sm:col-span-2">
-            <Detail term="Bio">{profile.bio || "No bio yet."}</Detail>
-          </div>
+          <Detail term="Bio" className="sm:col-span-2">
+            {profile.bio || "No bio yet."}
+          </Detail>
           {isEducator ? (
             <Detail term="Specialty">{profile.specialty || "Not set"}</Detail>
           ) : (
             <Detail term="Trading Interests">{profile.tradingInterests || profile.specialty || "Not set"}</Detail>
           )}
-          <Detail term="Years of Experience">{String(profile.yearsExperience)}</Detail>
-          <Detail term="Trading Style">{profile.tradingStyle || "Not set"}</Detail>
+          {/* Educators read these in the Trading Profile card below. */}
+          {isEducator ? null : (
+            <>
+              <Detail term="Years of Experience">{String(profile.yearsExperience)}</Detail>
+              <Detail term="Trading Style">{profile.tradingStyle || "Not set"}</Detail>
+            </>
+          )}
           <Detail term="Timezone">{profile.timezone || "Not set"}</Detail>
         </dl>
       </Card>

@@ -84,7 +84,7 @@ export function ProfileDialog({ onLogout, loggingOut }: { onLogout: () => void; 
         <button
           type="button"
           aria-label="Profile"
-          className="inline-flex h-10 w-10 items-center justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+          className="inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
         >
           <User className="h-5 w-5" aria-hidden="true" />
         </button>

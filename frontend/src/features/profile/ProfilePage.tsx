@@ -1,4 +1,5 @@
 import { ArrowLeft, BadgeCheck, LogOut, RefreshCw } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { errorMessage } from "../../api/errors";
 import { Button, buttonClasses } from "../../components/Button";
@@ -38,7 +39,8 @@ function TradingProfileCard({ profile }: { profile: Profile }) {
   );
 }
 
-export function ProfilePage({ user, onLogout, loggingOut }: SessionProps) {
+/** `extra`: cards other features add (the app composes the customer's risk settings here). */
+export function ProfilePage({ user, onLogout, loggingOut, extra }: SessionProps & { extra?: ReactNode }) {
   const isEducator = user.role === "educator";
   const profile = useProfile();
 
@@ -46,8 +48,7 @@ export function ProfilePage({ user, onLogout, loggingOut }: SessionProps) {
 
   return (
     <div className="min-h-dvh bg-surface">
-      <title>Profile</title>
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/90 backdrop-blur">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
         <nav aria-label="Profile" className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
           <Link to={isEducator ? "/educator/dashboard" : "/customer/dashboard"} className={buttonClasses("ghost", "sm")}>
             <ArrowLeft className="h-4 w-4" aria-hidden="true" />
@@ -78,6 +79,7 @@ export function ProfilePage({ user, onLogout, loggingOut }: SessionProps) {
             {isEducator ? <TradingProfileCard profile={profile.data} /> : null}
           </>
         )}
+        {extra}
         <PasswordCard />
       </main>
     </div>

@@ -8,7 +8,9 @@ import { ensurePushSubscription, notificationPermission } from "./push";
 let synced = false;
 
 /**
- * For customers: a slim "Enable notifications" bar while the browser has not been asked yet;
+ * For customers: a one-line "Enable notifications" bar while the browser has not been asked yet,
+ * on the first visit only (showing it counts as a dismissal, so it never pushes the header down again
+ * within the 7-day window; the chat page still asks for permission);
  * once permission is granted (here or in the chat's prompt) this browser's push subscription is
  * registered with the server quietly, once per page load.
  */
@@ -43,7 +45,12 @@ export function PushPrompt() {
     return () => status?.removeEventListener("change", update);
   }, [permission]);
 
-  if (permission !== "default" || hidden) return null;
+  const visible = permission === "default" && !hidden;
+  useEffect(() => {
+    if (visible) rememberDismissal(PUSH_PROMPT_DISMISSED_KEY);
+  }, [visible]);
+
+  if (!visible) return null;
 
   const enable = async () => {
     setBusy(true);
@@ -65,20 +72,20 @@ export function PushPrompt() {
 
   return (
     <section aria-label="Notifications" className="border-b border-line bg-card">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2">
+      <div className="mx-auto flex max-w-6xl items-center gap-x-3 px-4 py-1">
         <BellRing className="hidden h-4 w-4 shrink-0 text-emerald-500 sm:block" aria-hidden="true" />
-        <p className="min-w-0 flex-1 text-sm text-fg">
+        <p className="min-w-0 flex-1 truncate text-sm text-fg">
           Get alerts for new ideas<span className="hidden sm:inline"> on this device when an educator sends one</span>.
         </p>
         <div className="flex items-center gap-1">
-          <Button size="sm" onClick={() => void enable()} disabled={busy}>
-            Enable notifications
+          <Button size="sm" onClick={() => void enable()} disabled={busy} aria-label="Enable notifications">
+            Enable<span className="hidden sm:inline"> notifications</span>
           </Button>
           <button
             type="button"
             onClick={notNow}
             aria-label="Dismiss notifications prompt"
-            className="rounded-lg p-2 text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-lg text-muted sm:h-9 sm:w-9 hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
           >
             <X className="h-4 w-4" aria-hidden="true" />
           </button>

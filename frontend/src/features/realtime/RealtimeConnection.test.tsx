@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ideaKeys } from "../../lib/queryKeys";
+import type { EventHandlers, RealtimeEvent } from "../../lib/realtime";
 import { testQueryClient } from "../../test/render";
 import { RealtimeConnection } from "./RealtimeConnection";
 import { retryDelay } from "./useRealtime";
@@ -40,7 +40,7 @@ class FakeEventSource {
 const idea = {
   id: 9, audioUrl: null, chartUrl: null, createdAt: "2026-01-02T00:00:00Z", updatedAt: "2026-01-02T00:00:00Z", edited: false,
   educatorId: 1, educatorImage: null, educatorName: "Edu", entry1: "1", entry2: null, exit1: "2", exit2: null, exit3: null,
-  ideaType: "Leverage", imageIds: [], imageUrls: [], invalidationLevel: "0.5", isNew: null, market: "forex", marketType: "Forex",
+  ideaType: "Leverage", imageIds: [], imageUrls: [], imageFullUrls: [], invalidationLevel: "0.5", isNew: null, market: "forex", marketType: "Forex",
   notes: null, orderType: "BUY", pair: "EURUSD", specialty: null, status: "active", timeFrame: "H1", videoUrl: null,
 };
 
@@ -55,26 +55,29 @@ afterEach(() => {
 
 function mount() {
   const client = testQueryClient();
-  const filters = { market: "forex" as const, status: "active" as const, limit: 100 };
-  client.setQueryData(ideaKeys.list(filters), { items: [], nextCursor: null });
+  const received: { event: RealtimeEvent; viewerId: number }[] = [];
+  const record = (_: unknown, event: RealtimeEvent, viewer: { id: number }) => received.push({ event, viewerId: viewer.id });
+  const handlers: EventHandlers = { "idea.created": record, "idea.updated": record };
   const onGaveUp = vi.fn();
   const utils = render(
     <QueryClientProvider client={client}>
-      <RealtimeConnection viewer={{ id: 5, role: "customer" }} onGaveUp={onGaveUp} />
+      <RealtimeConnection viewer={{ id: 5, role: "customer" }} handlers={handlers} onGaveUp={onGaveUp} />
     </QueryClientProvider>,
   );
-  return { ...utils, client, filters, onGaveUp };
+  return { ...utils, client, received, onGaveUp };
 }
 
 describe("RealtimeConnection", () => {
-  it("opens one stream, applies events to the cache and closes on unmount", () => {
-    const { client, filters, unmount } = mount();
+  it("opens one stream, hands each event to its feature's handler as {type, ...data} and closes on unmount", () => {
+    const { received, unmount } = mount();
     expect(FakeEventSource.all).toHaveLength(1);
     const es = FakeEventSource.all[0]!;
     expect(es.url).toBe("/api/events");
+    expect([...es.listeners.keys()].sort()).toEqual(["idea.created", "idea.updated"]);
     act(() => es.open());
     act(() => es.emit("idea.created", idea, "41"));
-    expect(client.getQueryData<{ items: { id: number; isNew: boolean }[] }>(ideaKeys.list(filters))!.items).toMatchObject([{ id: 9, isNew: true }]);
+    act(() => es.emit("idea.created", "not an object", "42"));
+    expect(received).toEqual([{ event: { ...idea, type: "idea.created" }, viewerId: 5 }]);
     unmount();
     expect(es.readyState).toBe(FakeEventSource.CLOSED);
   });

@@ -1,14 +1,23 @@
 import { WifiOff } from "lucide-react";
 import { useEffect } from "react";
-import type { Viewer } from "./cache";
+import type { EventHandlers, Viewer } from "../../lib/realtime";
 import { useRealtime } from "./useRealtime";
 
 /**
  * The live connection for a signed-in user, plus a discreet notice while it is down.
  * Mount once (per tab) for as long as someone is signed in; unmounting closes the stream.
  */
-export function RealtimeConnection({ viewer, onGaveUp }: { viewer: Viewer; onGaveUp?: () => void }) {
-  const status = useRealtime(viewer, onGaveUp);
+export function RealtimeConnection({
+  viewer,
+  handlers,
+  onGaveUp,
+}: {
+  viewer: Viewer;
+  /** Every feature's event handlers, combined by the app (this feature knows no other feature). */
+  handlers: EventHandlers;
+  onGaveUp?: () => void;
+}) {
+  const status = useRealtime(viewer, handlers, onGaveUp);
   useEffect(() => {
     // <html data-realtime="open|connecting|reconnecting">: lets tests and support see the stream's state.
     document.documentElement.dataset.realtime = status;

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { applyRealtimeEvent, EVENT_TYPES, type EventType, type Viewer } from "./cache";
+import { dispatch, type EventHandlers, type RealtimeEvent, type RealtimeEventType, type Viewer } from "../../lib/realtime";
 
 export const EVENTS_URL = "/api/events";
 
@@ -15,13 +15,13 @@ export function retryDelay(attempt: number): number {
 let openSource: EventSource | null = null;
 
 /**
- * Keeps one EventSource on GET /api/events while `viewer` is set and writes each event into the
- * query cache. The browser reconnects by itself (sending Last-Event-ID so nothing is lost); when it
+ * Keeps one EventSource on GET /api/events while `viewer` is set and hands each event, as the generated
+ * `RealtimeEvent` (`{type, ...data}`), to the handler the features registered for its type. The browser reconnects by itself (sending Last-Event-ID so nothing is lost); when it
  * gives up (e.g. the server answered 401 or 503) this reconnects after a backoff with ?lastEventId=
  * and calls `onGaveUp` (the app refreshes the session then, so a logged-out tab stops trying).
  * Going offline shows the stream as reconnecting; coming back online reconnects at once.
  */
-export function useRealtime(viewer: Viewer | null, onGaveUp?: () => void): ConnectionStatus {
+export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGaveUp?: () => void): ConnectionStatus {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<ConnectionStatus>("connecting");
   const gaveUp = useRef(onGaveUp);
@@ -49,7 +49,9 @@ export function useRealtime(viewer: Viewer | null, onGaveUp?: () => void): Conne
       } catch {
         return;
       }
-      applyRealtimeEvent(queryClient, { type: event.type as EventType, data }, who);
+      if (typeof data !== "object" || data === null) return;
+      // The payload's shape is the server's OpenAPI contract (checked by the generated types at build time).
+      dispatch(handlers, queryClient, { ...data, type: event.type } as RealtimeEvent, who);
     };
 
     const connect = () => {
@@ -70,7 +72,7 @@ export function useRealtime(viewer: Viewer | null, onGaveUp?: () => void): Conne
         gaveUp.current?.();
         timer = window.setTimeout(connect, retryDelay(attempt++));
       };
-      for (const type of EVENT_TYPES) es.addEventListener(type, onEvent as EventListener);
+      for (const type of Object.keys(handlers) as RealtimeEventType[]) es.addEventListener(type, onEvent as EventListener);
     };
 
     // Offline, the stream cannot be alive even if the socket has not noticed yet; back online, start a
@@ -95,7 +97,7 @@ export function useRealtime(viewer: Viewer | null, onGaveUp?: () => void): Conne
       if (openSource === source) openSource = null;
       source = null;
     };
-  }, [id, role, queryClient]);
+  }, [id, role, queryClient, handlers]);
 
   return id === undefined ? "connecting" : status;
 }

@@ -1,25 +1,15 @@
 import { QueryClient, type InfiniteData } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { chatKeys, ideaKeys, unseenCountsKey } from "../../lib/queryKeys";
-import {
-  applyRealtimeEvent,
-  ideaMatches,
-  mergeMessage,
-  removeMessageFromPages,
-  upsertIdeaInList,
-  upsertIdeaInPages,
-  upsertMessageInPages,
-  type ChatMessage,
-  type Idea,
-  type IdeaPage,
-  type MessagePage,
-  type Viewer,
-} from "./cache";
+import { dispatch, type RealtimeEvent, type Viewer } from "../../lib/realtime";
+import { ideaKeys, notificationSettingsKey, unseenCountsKey } from "./queryKeys";
+import { ideaEventHandlers, ideaMatches, upsertIdeaInList, upsertIdeaInPages } from "./realtime";
+import type { Idea, IdeaPage } from "./types";
 
 const CUSTOMER: Viewer = { id: 100, role: "customer" };
 const EDUCATOR: Viewer = { id: 1, role: "educator" };
+const apply = (qc: QueryClient, event: RealtimeEvent, viewer: Viewer) => dispatch(ideaEventHandlers, qc, event, viewer);
 
-function idea(id: number, over: Partial<Idea> = {}): Idea {
+function idea(id: number, over: Partial<Idea> = {}): Idea & { isNew: boolean | null } {
   return {
     id,
     audioUrl: null,
@@ -27,6 +17,12 @@ function idea(id: number, over: Partial<Idea> = {}): Idea {
     createdAt: new Date(Date.UTC(2025, 0, 1, 0, id)).toISOString(),
     updatedAt: new Date(Date.UTC(2025, 0, 1, 0, id)).toISOString(),
     edited: false,
+    editedAfterPublish: false,
+    educatorSlug: "edu-one",
+    outcome: null,
+    closePrice: null,
+    closedAt: null,
+    rMultiple: null,
     educatorId: 1,
     educatorImage: null,
     educatorName: "Edu One",
@@ -38,6 +34,7 @@ function idea(id: number, over: Partial<Idea> = {}): Idea {
     ideaType: "Leverage",
     imageIds: [],
     imageUrls: [],
+    imageFullUrls: [],
     invalidationLevel: "1.00",
     isNew: null,
     market: "forex",
@@ -49,28 +46,6 @@ function idea(id: number, over: Partial<Idea> = {}): Idea {
     status: "active",
     timeFrame: "H1",
     videoUrl: null,
-    ...over,
-  };
-}
-
-function message(id: number, over: Partial<ChatMessage> = {}): ChatMessage {
-  return {
-    id,
-    roomId: 1,
-    userId: 1,
-    userName: "Edu One",
-    userRole: "educator",
-    userImage: null,
-    specialty: null,
-    message: `m${id}`,
-    imageUrl: null,
-    isEdited: false,
-    createdAt: "2025-01-01T00:00:00Z",
-    updatedAt: "2025-01-01T00:00:00Z",
-    hearts: 0,
-    likes: 0,
-    hearted: false,
-    liked: false,
     ...over,
   };
 }
@@ -141,41 +116,7 @@ describe("upsertIdeaInList", () => {
   });
 });
 
-describe("chat messages", () => {
-  const pages = (): MessagePage[] => [
-    { items: [message(10), message(11)], nextCursor: 10 },
-    { items: [message(5), message(6)], nextCursor: null },
-  ];
-
-  it("appends a new message to the newest page", () => {
-    const next = upsertMessageInPages(pages(), message(12));
-    expect(ids(next[0]!.items)).toEqual([10, 11, 12]);
-    expect(next[1]).toEqual(pages()[1]);
-  });
-
-  it("does not duplicate a message already cached", () => {
-    const next = upsertMessageInPages(pages(), message(11, { message: "edited" }));
-    expect(ids(next[0]!.items)).toEqual([10, 11]);
-    expect(next[0]!.items[1]!.message).toBe("edited");
-  });
-
-  it("a new message from someone else starts without this viewer's reactions", () => {
-    const next = upsertMessageInPages(pages(), message(12, { hearted: true, liked: true, hearts: 1, likes: 1 }));
-    expect(next[0]!.items[2]).toMatchObject({ hearted: false, liked: false, hearts: 1, likes: 1 });
-  });
-
-  it("keeps the viewer's own flags when another user's reaction arrives", () => {
-    const cached = message(11, { hearts: 1, hearted: true, likes: 0, liked: false });
-    const merged = mergeMessage(cached, { id: 11, hearts: 2, likes: 1, hearted: false, liked: true });
-    expect(merged).toMatchObject({ hearts: 2, likes: 1, hearted: true, liked: false });
-  });
-
-  it("removes a deleted message", () => {
-    expect(ids(removeMessageFromPages(pages(), 11)[0]!.items)).toEqual([10]);
-  });
-});
-
-describe("applyRealtimeEvent", () => {
+describe("ideaEventHandlers", () => {
   const active = { market: "forex" as const, status: "active" as const, limit: 100 };
   const history = { market: "forex" as const, ideaType: "leverage" as const, status: "completed" as const, limit: 12 };
 
@@ -185,87 +126,74 @@ describe("applyRealtimeEvent", () => {
     qc.setQueryData(ideaKeys.list({ market: "crypto", status: "active", limit: 100 }), page([]));
     qc.setQueryData<InfiniteData<IdeaPage, unknown>>(ideaKeys.pages(history), { pages: [page([])], pageParams: [undefined] });
     qc.setQueryData(unseenCountsKey, { forex: 0, crypto: 0, total: 0 });
+    qc.setQueryData(notificationSettingsKey, { forex: true, crypto: true });
     return qc;
   }
 
   it("ideas.seen: the customer's badges take the counts from their other tab or device", () => {
     const qc = setup();
     qc.setQueryData(unseenCountsKey, { forex: 2, crypto: 1, total: 3 });
-    applyRealtimeEvent(qc, { type: "ideas.seen", data: { userId: 5, forex: 0, crypto: 1, total: 1 } }, CUSTOMER);
-    expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 1, total: 1 });
-    applyRealtimeEvent(qc, { type: "ideas.seen", data: { forex: "x" } }, CUSTOMER);
+    apply(qc, { type: "ideas.seen", userId: 5, forex: 0, crypto: 1, total: 1 }, CUSTOMER);
     expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 1, total: 1 });
   });
 
-  it("idea.created: into the matching active list, NEW for customers, unseen counts invalidated", () => {
+  it("idea.created: into the matching active list, NEW for customers, counted without asking the server", () => {
     const qc = setup();
-    applyRealtimeEvent(qc, { type: "idea.created", data: idea(9) }, CUSTOMER);
+    apply(qc, { ...idea(9), type: "idea.created" }, CUSTOMER);
     const list = qc.getQueryData<IdeaPage>(ideaKeys.list(active))!;
     expect(ids(list.items)).toEqual([9, 3]);
     expect(list.items[0]!.isNew).toBe(true);
+    expect(list.items[0]).not.toHaveProperty("type");
     expect(qc.getQueryData<IdeaPage>(ideaKeys.list({ market: "crypto", status: "active", limit: 100 }))!.items).toEqual([]);
+    expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 1, crypto: 0, total: 1 });
+    expect(qc.getQueryState(unseenCountsKey)!.isInvalidated).toBe(false);
+  });
+
+  it("idea.created in a market whose notifications are off: not NEW, not counted", () => {
+    const qc = setup();
+    qc.setQueryData(notificationSettingsKey, { forex: false, crypto: true });
+    apply(qc, { ...idea(9), type: "idea.created" }, CUSTOMER);
+    expect(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items[0]).toMatchObject({ id: 9, isNew: false });
+    expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 0, total: 0 });
+  });
+
+  it("idea.created by an educator the customer switched off: not NEW, not counted", () => {
+    const qc = setup();
+    const educatorId = idea(9).educatorId;
+    qc.setQueryData(notificationSettingsKey, { forex: true, crypto: true, educators: { [String(educatorId)]: false } });
+    apply(qc, { ...idea(9), type: "idea.created" }, CUSTOMER);
+    expect(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items[0]).toMatchObject({ id: 9, isNew: false });
+    expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 0, total: 0 });
+  });
+
+  it("idea.created before the settings are known: the counts are asked for once", () => {
+    const qc = setup();
+    qc.removeQueries({ queryKey: notificationSettingsKey });
+    apply(qc, { ...idea(9), type: "idea.created" }, CUSTOMER);
     expect(qc.getQueryState(unseenCountsKey)!.isInvalidated).toBe(true);
   });
 
   it("idea.created for an educator has no NEW tag", () => {
     const qc = setup();
-    applyRealtimeEvent(qc, { type: "idea.created", data: idea(9) }, EDUCATOR);
+    apply(qc, { ...idea(9), type: "idea.created" }, EDUCATOR);
     expect(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items[0]!.isNew).toBeNull();
   });
 
-  it("idea.status successful: out of the carousel, into history", () => {
+  it("idea.status successful: out of the carousel, into history; a NEW idea leaves the count", () => {
     const qc = setup();
-    applyRealtimeEvent(qc, { type: "idea.status", data: idea(3, { status: "successful" }) }, CUSTOMER);
+    qc.setQueryData(ideaKeys.list(active), page([idea(3, { isNew: true })]));
+    qc.setQueryData(unseenCountsKey, { forex: 1, crypto: 0, total: 1 });
+    apply(qc, { ...idea(3, { status: "successful" }), type: "idea.status" }, CUSTOMER);
     expect(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items).toEqual([]);
     const pages = qc.getQueryData<InfiniteData<IdeaPage, unknown>>(ideaKeys.pages(history))!;
     expect(ids(pages.pages[0]!.items)).toEqual([3]);
+    expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 0, total: 0 });
   });
 
   it("idea.deleted removes it everywhere", () => {
     const qc = setup();
-    applyRealtimeEvent(qc, { type: "idea.deleted", data: { id: 3 } }, CUSTOMER);
+    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD" }, CUSTOMER);
     expect(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items).toEqual([]);
-  });
-
-  it("ignores malformed data", () => {
-    const qc = setup();
-    applyRealtimeEvent(qc, { type: "idea.created", data: { nope: true } }, CUSTOMER);
-    applyRealtimeEvent(qc, { type: "idea.deleted", data: null }, CUSTOMER);
-    expect(ids(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items)).toEqual([3]);
-  });
-
-  function chat() {
-    const qc = new QueryClient();
-    const data = (items: ChatMessage[]): InfiniteData<MessagePage, unknown> => ({ pages: [{ items, nextCursor: null }], pageParams: [null] });
-    qc.setQueryData(chatKeys.messages(1, false), data([message(10, { hearted: true, hearts: 1 })]));
-    qc.setQueryData(chatKeys.messages(1, true), data([message(10, { hearted: true, hearts: 1 })]));
-    qc.setQueryData(chatKeys.messages(2, false), data([]));
-    const items = (roomId: number, mine: boolean) =>
-      qc.getQueryData<InfiniteData<MessagePage, unknown>>(chatKeys.messages(roomId, mine))!.pages.flatMap((p) => p.items);
-    return { qc, items };
-  }
-
-  it("chat.message.created goes to its room; `mine` lists keep only the viewer's own", () => {
-    const { qc, items } = chat();
-    applyRealtimeEvent(qc, { type: "chat.message.created", data: message(11, { userId: 2 }) }, EDUCATOR);
-    applyRealtimeEvent(qc, { type: "chat.message.created", data: message(12, { userId: 1 }) }, EDUCATOR);
-    expect(ids(items(1, false))).toEqual([10, 11, 12]);
-    expect(ids(items(1, true))).toEqual([10, 12]);
-    expect(items(2, false)).toEqual([]);
-  });
-
-  it("chat.reaction.updated updates counts and keeps the viewer's flags", () => {
-    const { qc, items } = chat();
-    applyRealtimeEvent(qc, { type: "chat.reaction.updated", data: message(10, { hearts: 2, likes: 1, hearted: false, liked: true }) }, CUSTOMER);
-    expect(items(1, false)[0]).toMatchObject({ hearts: 2, likes: 1, hearted: true, liked: false });
-  });
-
-  it("chat.message.updated edits in place; chat.message.deleted removes", () => {
-    const { qc, items } = chat();
-    applyRealtimeEvent(qc, { type: "chat.message.updated", data: message(10, { message: "new text", isEdited: true }) }, CUSTOMER);
-    expect(items(1, false)[0]).toMatchObject({ message: "new text", isEdited: true, hearted: true });
-    applyRealtimeEvent(qc, { type: "chat.message.deleted", data: { id: 10, roomId: 1 } }, CUSTOMER);
-    expect(items(1, false)).toEqual([]);
-    expect(items(1, true)).toEqual([]);
+    expect(qc.getQueryState(unseenCountsKey)!.isInvalidated).toBe(false); // it was not NEW
   });
 });

@@ -1,9 +1,6 @@
-import type { IdeaType, Market } from "./session";
+import type { IdeaType, Market } from "../../lib/session";
 
-/**
- * Query keys that more than one feature needs (the owning feature reads with them, the
- * realtime feature writes server events into the same cache entries).
- */
+/** Query keys of the ideas feature (its realtime handlers write server events into the same entries). */
 
 /** Filters of GET /api/trade-ideas, part of the ideas list query keys. */
 export interface IdeaFilters {
@@ -30,13 +27,3 @@ export const ideaKeys = {
 
 export const unseenCountsKey = ["me", "unseen-counts"] as const;
 export const notificationSettingsKey = ["me", "notification-settings"] as const;
-
-/** Query keys of the chat feature (everything under ["chat"]). */
-export const chatKeys = {
-  all: ["chat"] as const,
-  rooms: ["chat", "rooms"] as const,
-  /** Every message query: data is InfiniteData<MessagePage> (newest page first, items oldest first). */
-  messagesAll: ["chat", "messages"] as const,
-  room: (roomId: number) => ["chat", "messages", roomId] as const,
-  messages: (roomId: number, mine: boolean) => ["chat", "messages", roomId, { mine }] as const,
-};

@@ -1,0 +1,65 @@
+import { useState } from "react";
+import { errorMessage } from "../../api/errors";
+import { Button } from "../../components/Button";
+import { Dialog } from "../../components/Dialog";
+import { ErrorAlert } from "../../components/ErrorAlert";
+import { notify } from "../../lib/notify";
+import { LinkBox } from "./LinkBox";
+import type { Member } from "./types";
+import { useCreatePasswordReset } from "./useCreatePasswordReset";
+import { useMemberAction, type MemberAction } from "./useMemberAction";
+
+const DONE: Record<MemberAction, string> = {
+  disable: "Member disabled: their sessions ended",
+  enable: "Member enabled",
+  "sign-out": "Member signed out everywhere",
+};
+
+/** Disable / enable, a password reset link and sign-out everywhere for one member. */
+export function MemberActions({ member, isSelf }: { member: Member; isSelf: boolean }) {
+  const action = useMemberAction();
+  const reset = useCreatePasswordReset();
+  const [resetOpen, setResetOpen] = useState(false);
+  const who = member.email;
+  const run = (kind: MemberAction) =>
+    action.mutate({ action: kind, memberId: member.id }, { onSuccess: () => notify("success", DONE[kind], { description: who }) });
+
+  return (
+    <div className="flex flex-wrap gap-1.5">
+      {member.state === "disabled" ? (
+        <Button size="sm" variant="outline" onClick={() => run("enable")} disabled={action.isPending} aria-label={`Enable ${who}`}>
+          Enable
+        </Button>
+      ) : (
+        <Button size="sm" variant="outline" onClick={() => run("disable")} disabled={action.isPending || isSelf} aria-label={`Disable ${who}`}>
+          Disable
+        </Button>
+      )}
+      <Dialog
+        title="Password reset link"
+        description={`For ${who}. Using it ends every other session of this member.`}
+        open={resetOpen}
+        onOpenChange={(open) => {
+          setResetOpen(open);
+          if (open) reset.mutate(member.id);
+          else reset.reset();
+        }}
+        trigger={
+          <Button size="sm" variant="outline" disabled={member.state === "disabled"} aria-label={`Reset password of ${who}`}>
+            Reset password
+          </Button>
+        }
+      >
+        {reset.isError ? <ErrorAlert message={errorMessage(reset.error, "Could not create the reset link")} /> : null}
+        {reset.data ? <LinkBox label="Reset link" url={reset.data.resetUrl} expiresAt={reset.data.expiresAt} /> : null}
+        {reset.isPending ? <p className="text-sm text-muted">Creating the link...</p> : null}
+      </Dialog>
+      <Button size="sm" variant="outline" onClick={() => run("sign-out")} disabled={action.isPending} aria-label={`Sign out ${who} everywhere`}>
+        Sign out everywhere
+      </Button>
+      {action.isError && action.variables?.memberId === member.id ? (
+        <ErrorAlert className="w-full" message={errorMessage(action.error, "The action failed")} />
+      ) : null}
+    </div>
+  );
+}

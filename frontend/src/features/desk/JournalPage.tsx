@@ -1,0 +1,224 @@
+import { ArrowLeft, Download, NotebookPen, Trash2 } from "lucide-react";
+import { useId, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { errorMessage } from "../../api/errors";
+import { Badge } from "../../components/Badge";
+import { Button } from "../../components/Button";
+import { Card } from "../../components/Card";
+import { cn } from "../../components/cn";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { EmptyState } from "../../components/EmptyState";
+import { ErrorAlert } from "../../components/ErrorAlert";
+import { Input } from "../../components/Input";
+import { Label } from "../../components/Label";
+import { Spinner } from "../../components/Spinner";
+import { ThemeToggle } from "../../components/ThemeToggle";
+import { formatAmount, formatR } from "../../lib/positionSize";
+import { relativeAge } from "../../lib/relativeAge";
+import { journalCsv } from "./journalCsv";
+import type { Journal, JournalEntry } from "./types";
+import { useDeleteJournalEntry } from "./useDeleteJournalEntry";
+import { useJournal } from "./useJournal";
+import { useUpdateJournalEntry } from "./useUpdateJournalEntry";
+
+const EDUCATOR_STATUS: Record<NonNullable<JournalEntry["ideaStatus"]>, string> = {
+  active: "Active",
+  pending: "Active",
+  successful: "Successful",
+  unsuccessful: "Unsuccessful",
+  invalidated: "Invalidated",
+};
+
+function download(entries: readonly JournalEntry[]) {
+  const url = URL.createObjectURL(new Blob([journalCsv(entries)], { type: "text/csv;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "trade-journal.csv";
+  a.click();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** /customer/journal: the trades the customer took, open and closed, with their own results and totals. */
+export function JournalPage() {
+  const journal = useJournal();
+  const entries = journal.data?.entries ?? [];
+  const open = entries.filter((e) => e.status === "open");
+  const closed = entries.filter((e) => e.status === "closed");
+
+  return (
+    <div className="min-h-dvh bg-surface">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+        <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3">
+          <Link
+            to="/customer/dashboard"
+            aria-label="Back to Markets"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-xl border border-line bg-card text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:h-10 sm:w-10"
+          >
+            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
+          </Link>
+          <h1 className="min-w-0 flex-1 truncate text-lg font-bold text-fg sm:text-xl">My Journal</h1>
+          <ThemeToggle />
+        </div>
+      </header>
+      <main className="mx-auto max-w-6xl space-y-8 px-4 py-6">
+        <p className="text-sm text-muted">Private to you: the trades you took, your results in R and in your account currency, beside the educator&apos;s outcome.</p>
+        {journal.isPending ? (
+          <p role="status" className="flex items-center gap-2 text-muted">
+            <Spinner className="text-emerald-500" />
+            Loading your journal...
+          </p>
+        ) : journal.isError ? (
+          <ErrorAlert message={errorMessage(journal.error)} />
+        ) : entries.length === 0 ? (
+          <EmptyState icon={NotebookPen} title="No trades yet" description='Use "I took this" on an idea card to record a trade here.' />
+        ) : (
+          <>
+            <Totals journal={journal.data} onDownload={() => download(entries)} />
+            <EntryList title="Open" entries={open} />
+            <EntryList title="Closed" entries={closed} />
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function Totals({ journal, onDownload }: { journal: Journal; onDownload: () => void }) {
+  const t = journal.totals;
+  const items = [
+    ["Trades", String(t.entries)],
+    ["Win rate", t.winRate === null ? "–" : `${Math.round(t.winRate * 100)}%`],
+    ["Total R", formatR(t.totalR)],
+    ["Total P/L", `${formatAmount(t.totalPnl)} ${t.accountCurrency}`],
+  ];
+  return (
+    <section aria-labelledby="journal-totals" className="space-y-3">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="journal-totals" className="text-base font-semibold text-fg">
+          Totals
+        </h2>
+        <Button variant="outline" size="sm" onClick={onDownload}>
+          <Download className="h-4 w-4" aria-hidden="true" />
+          Download CSV
+        </Button>
+      </div>
+      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {items.map(([label, value]) => (
+          <Card key={label} className="p-3">
+            <dt className="text-xs uppercase tracking-wide text-muted">{label}</dt>
+            <dd className="mt-1 font-mono text-lg font-bold text-fg">{value}</dd>
+          </Card>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function EntryList({ title, entries }: { title: string; entries: JournalEntry[] }) {
+  return (
+    <section aria-label={`${title} trades`} className="space-y-3">
+      <h2 className="text-base font-semibold text-fg">
+        {title} ({entries.length})
+      </h2>
+      {entries.length === 0 ? <p className="text-sm text-muted">None.</p> : null}
+      <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {entries.map((e) => (
+          <li key={e.id}>
+            <EntryCard entry={e} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function EntryCard({ entry: e }: { entry: JournalEntry }) {
+  const remove = useDeleteJournalEntry();
+  const [confirming, setConfirming] = useState(false);
+  const result = e.rMultiple === null ? null : e.rMultiple;
+  return (
+    <Card className="space-y-3 p-4">
+      <article aria-label={`${e.pair} ${e.orderType} journal entry`} className="space-y-3">
+        <header className="flex items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h3 className="truncate text-lg font-bold text-fg">
+              {e.pair} <span className="text-sm font-semibold text-muted">{e.orderType}</span>
+            </h3>
+            <p className="text-xs text-muted">
+              {e.educatorName} · taken <time dateTime={e.createdAt}>{relativeAge(e.createdAt)}</time>
+            </p>
+          </div>
+          <Badge tone={e.ideaStatus === "successful" ? "green" : e.ideaStatus === "unsuccessful" ? "red" : "neutral"}>
+            Educator: {e.ideaStatus ? EDUCATOR_STATUS[e.ideaStatus] : "Idea deleted"}
+            {e.ideaRMultiple !== null ? ` · ${formatR(e.ideaRMultiple)}` : ""}
+          </Badge>
+        </header>
+        <dl className="grid grid-cols-2 gap-2 text-sm">
+          <EntryFigure label="Fill" value={e.fillPrice} />
+          <EntryFigure label="Stop" value={e.invalidationLevel} />
+          {e.size !== null ? <EntryFigure label="Size" value={e.size} /> : null}
+          {e.exitPrice !== null ? <EntryFigure label="Exit" value={e.exitPrice} /> : null}
+          {e.status === "closed" ? (
+            <div className="col-span-2">
+              <dt className="text-[11px] uppercase tracking-wide text-muted">Your result</dt>
+              <dd className={cn("font-mono text-base font-bold", result !== null && result < 0 ? "text-rose-600 dark:text-rose-400" : "text-emerald-600 dark:text-emerald-400")}>
+                {result === null ? "Can't compute (the stop is not a number)" : `${formatR(result)} · ${formatAmount(e.pnl ?? 0)} ${e.accountCurrency}`}
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+        {e.note ? <p className="whitespace-pre-line break-words text-sm text-fg">{e.note}</p> : null}
+        {e.status === "open" ? <CloseForm entry={e} /> : null}
+        {remove.isError ? <ErrorAlert message={errorMessage(remove.error)} /> : null}
+        <div className="flex justify-end">
+          <Button variant="ghost" size="sm" aria-label={`Delete ${e.pair} journal entry`} onClick={() => setConfirming(true)}>
+            <Trash2 className="h-4 w-4" aria-hidden="true" />
+            Delete
+          </Button>
+          <ConfirmDialog
+            open={confirming}
+            onOpenChange={setConfirming}
+            title="Delete this journal entry?"
+            description="Are you sure you want to delete this journal entry?"
+            confirmLabel="Delete"
+            danger
+            onConfirm={() => remove.mutate(e.id)}
+          />
+        </div>
+      </article>
+    </Card>
+  );
+}
+
+function EntryFigure({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div>
+      <dt className="text-[11px] uppercase tracking-wide text-muted">{label}</dt>
+      <dd className="font-mono font-semibold text-fg">{value}</dd>
+    </div>
+  );
+}
+
+function CloseForm({ entry }: { entry: JournalEntry }) {
+  const id = useId();
+  const [exit, setExit] = useState("");
+  const update = useUpdateJournalEntry();
+  const submit = (ev: FormEvent) => {
+    ev.preventDefault();
+    update.mutate({ id: entry.id, body: { exitPrice: Number(exit.replace(/,/g, "")) || 0 } });
+  };
+  return (
+    <form onSubmit={submit} className="space-y-2">
+      <Label htmlFor={`${id}-exit`} className="text-xs">
+        Exit price
+      </Label>
+      <div className="flex gap-2">
+        <Input id={`${id}-exit`} inputMode="decimal" autoComplete="off" required value={exit} onChange={(ev) => setExit(ev.target.value)} className="h-11" />
+        <Button type="submit" size="sm" disabled={update.isPending} className="shrink-0 whitespace-nowrap">
+          Close trade
+        </Button>
+      </div>
+      {update.isError ? <ErrorAlert message={errorMessage(update.error)} /> : null}
+    </form>
+  );
+}

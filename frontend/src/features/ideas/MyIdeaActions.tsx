@@ -1,0 +1,45 @@
+import { Pencil, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Link } from "react-router";
+import { Button, buttonClasses } from "../../components/Button";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { COMPLETED_STATUSES } from "./ideaStatusSets";
+import { OutcomeMenu } from "./OutcomeMenu";
+import type { Idea } from "./types";
+import { useIdeaActions } from "./useIdeaActions";
+
+/** The educator view of a card (My Trade Ideas): success / failed while the idea is open, Edit (the form) and Delete. */
+export function MyIdeaActions({ idea }: { idea: Idea }) {
+  const { changeStatus, deleteIdea, statusBusy, deleting } = useIdeaActions(idea);
+  const [confirming, setConfirming] = useState(false);
+  const open = !COMPLETED_STATUSES.has(idea.status);
+  return (
+    <div className="mt-auto space-y-2 border-t border-line pt-4">
+      {open ? (
+        <div className="grid grid-cols-2 gap-2">
+          <OutcomeMenu idea={idea} status="successful" label="Success" size="md" disabled={statusBusy} onChoose={changeStatus} />
+          <OutcomeMenu idea={idea} status="unsuccessful" label="Failed" size="md" disabled={statusBusy} onChoose={changeStatus} />
+        </div>
+      ) : null}
+      <div className="grid grid-cols-2 gap-2">
+        <Link to={`/educator/ideas/${idea.id}/edit`} className={buttonClasses("secondary", "md")} aria-label={`Edit ${idea.pair} trade idea`}>
+          <Pencil className="h-4 w-4" aria-hidden="true" />
+          Edit
+        </Link>
+        <Button variant="ghost" disabled={deleting} onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400" aria-label={`Delete ${idea.pair} trade idea`}>
+          <Trash2 className="h-4 w-4" aria-hidden="true" />
+          Delete
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete Trade Idea"
+        description="Are you sure you want to delete this trade idea?"
+        confirmLabel="Delete"
+        danger
+        onConfirm={deleteIdea}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { cn } from "../../components/cn";
+import { formatR, rTone } from "../../lib/outcome";
+import type { RecordFigures } from "./types";
+
+export function formatWinRate(rate: number | null): string {
+  return rate === null ? "—" : `${Math.round(rate * 1000) / 10}%`;
+}
+
+function Figure({ label, value, tone, hint }: { label: string; value: string; tone?: string; hint?: string }) {
+  return (
+    <div className="rounded-xl bg-field px-3 py-2.5">
+      <dt className="text-[11px] uppercase tracking-wide text-muted">{label}</dt>
+      <dd className={cn("mt-0.5 font-mono text-lg font-semibold text-fg", tone)} title={hint}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/** The figures of a record: results first, then counts (the public "deleted after publishing" count included). */
+export function Figures({ record, compact = false }: { record: RecordFigures; compact?: boolean }) {
+  const main = [
+    { label: "Win rate", value: formatWinRate(record.winRate), hint: "wins / (wins + losses)" },
+    { label: "Total R", value: formatR(record.totalR), tone: rTone(record.totalR) },
+    { label: "Completed", value: String(record.completed) },
+    { label: "Average R", value: formatR(record.averageR), tone: rTone(record.averageR) },
+  ];
+  const more = [
+    { label: "Profit factor", value: record.profitFactor === null ? "—" : record.profitFactor.toFixed(2) },
+    { label: "Max drawdown", value: formatR(record.maxDrawdownR ? -record.maxDrawdownR : 0), tone: rTone(-record.maxDrawdownR) },
+    { label: "Best", value: formatR(record.bestR), tone: rTone(record.bestR) },
+    { label: "Worst", value: formatR(record.worstR), tone: rTone(record.worstR) },
+    { label: "Wins / losses", value: `${record.wins} / ${record.losses}` },
+    { label: "Not triggered", value: String(record.notTriggered) },
+    { label: "Active", value: String(record.active) },
+    { label: "Deleted after publishing", value: String(record.deletedAfterPublish) },
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      {(compact ? main : [...main, ...more]).map((f) => (
+        <Figure key={f.label} {...f} />
+      ))}
+    </dl>
+  );
+}

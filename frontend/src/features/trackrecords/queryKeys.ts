@@ -1,0 +1,10 @@
+import type { RecordFilters } from "./types";
+
+/** Every query of this feature starts with `trackRecordsKey`: one invalidation refreshes them all. */
+export const trackRecordsKey = ["track-records"] as const;
+
+export const trackRecordKeys = {
+  list: [...trackRecordsKey, "list"] as const,
+  one: (educatorId: number, filters: RecordFilters) => [...trackRecordsKey, "one", educatorId, filters] as const,
+  completedIdeas: (educatorId: number) => [...trackRecordsKey, "completed-ideas", educatorId] as const,
+};

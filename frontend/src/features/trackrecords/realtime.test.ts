@@ -1,0 +1,24 @@
+import { QueryClient } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import { dispatch, type RealtimeEvent } from "../../lib/realtime";
+import { trackRecordKeys } from "./queryKeys";
+import { trackRecordEventHandlers } from "./realtime";
+
+describe("trackRecordEventHandlers", () => {
+  it("marks every cached track record stale when a record changes", () => {
+    const qc = new QueryClient();
+    qc.setQueryData(trackRecordKeys.list, []);
+    qc.setQueryData(trackRecordKeys.one(1, {}), { totalR: 1 });
+    const event = { type: "idea.record", educatorId: 1, days: ["2026-01-02"] } as RealtimeEvent;
+    dispatch(trackRecordEventHandlers, qc, event, { id: 9, role: "customer" });
+    expect(qc.getQueryState(trackRecordKeys.list)?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(trackRecordKeys.one(1, {}))?.isInvalidated).toBe(true);
+  });
+
+  it("leaves other features' data alone", () => {
+    const qc = new QueryClient();
+    qc.setQueryData(["ideas", "list", {}], { items: [] });
+    dispatch(trackRecordEventHandlers, qc, { type: "idea.record", educatorId: 1, days: [] } as RealtimeEvent, { id: 9, role: "customer" });
+    expect(qc.getQueryState(["ideas", "list", {}])?.isInvalidated).toBe(false);
+  });
+});

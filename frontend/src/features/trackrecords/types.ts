@@ -1,0 +1,17 @@
+import type { Schemas } from "../../api/client";
+
+export type TrackRecord = Schemas["TrackRecord"];
+export type TrackRecordSummary = Schemas["TrackRecordSummary"];
+export type RecordFigures = Omit<Schemas["RecordGroup"], "key">;
+export type RecordGroup = Schemas["RecordGroup"];
+export type CurvePoint = Schemas["CurvePoint"];
+export type Idea = Schemas["IdeaOut"];
+export type IdeaPage = Schemas["IdeaPage"];
+
+/** Query parameters of GET /api/educators/{id}/track-record. */
+export interface RecordFilters {
+  market?: "forex" | "crypto";
+  ideaType?: "leverage" | "exchange";
+  timeFrame?: string;
+  since?: string;
+}

@@ -1,0 +1,46 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { Role, Schemas } from "../api/client";
+
+/**
+ * The contract between the realtime connection and the features: the server streams the generated
+ * `RealtimeEvent` union (`{type, ...data}`), and each feature hands the app its own handlers for the
+ * event types it cares about. The connection only connects, replays and dispatches.
+ */
+
+export type RealtimeEvent = Schemas["RealtimeEvent"];
+export type RealtimeEventType = RealtimeEvent["type"];
+export type EventOf<T extends RealtimeEventType> = Extract<RealtimeEvent, { type: T }>;
+
+/** Who is watching: customers get NEW tags and unseen counts; `mine` message lists keep the viewer's own only. */
+export interface Viewer {
+  id: number;
+  role: Role;
+}
+
+export type EventHandler<T extends RealtimeEventType> = (queryClient: QueryClient, event: EventOf<T>, viewer: Viewer) => void;
+export type EventHandlers = { [T in RealtimeEventType]?: EventHandler<T> };
+type HandlerLists = { [T in RealtimeEventType]?: EventHandler<T>[] };
+
+/** One dispatch table from every feature's handlers (several features may react to the same type). */
+export function combineHandlers(...features: EventHandlers[]): EventHandlers {
+  const lists: HandlerLists = {};
+  for (const handlers of features) {
+    for (const type of Object.keys(handlers) as RealtimeEventType[]) {
+      const handler = handlers[type];
+      if (handler) (lists[type] ??= [] as never[]).push(handler as never);
+    }
+  }
+  const combined: Record<string, EventHandler<RealtimeEventType>> = {};
+  for (const [type, handlers] of Object.entries(lists)) {
+    combined[type] = (queryClient, event, viewer) => {
+      for (const handler of handlers as EventHandler<RealtimeEventType>[]) handler(queryClient, event, viewer);
+    };
+  }
+  return combined as EventHandlers;
+}
+
+/** Runs the handler registered for `event.type`, if any. */
+export function dispatch(handlers: EventHandlers, queryClient: QueryClient, event: RealtimeEvent, viewer: Viewer): void {
+  const handler = handlers[event.type] as EventHandler<RealtimeEventType> | undefined;
+  handler?.(queryClient, event, viewer);
+}
