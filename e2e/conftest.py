@@ -60,7 +60,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (data_dir / "server.log").open("w")
     proc = subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve"], env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # migrating and seeding take over a minute on a busy machine
     while True:
         try:
             if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:

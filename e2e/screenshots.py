@@ -1,6 +1,7 @@
 """Take screenshots of every screen at phone and desktop widths (for looking, not for asserting).
 
 Usage: with the app running (`make run`), `cd backend && uv run python ../e2e/screenshots.py [BASE_URL] [OUT_DIR]`.
+THEME=light (or dark, the default) picks the theme; the file names then start with it.
 """
 
 import os
@@ -13,7 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script:
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE
 
 PASSWORD = os.environ.get("DEMO_PASSWORD", "TradeIdeas2026!")
-PUBLIC = ["/login", "/zinrai-educators-1", "/nope"]
+THEME = os.environ.get("THEME", "dark")
+PUBLIC = ["/login", "/zinrai-educators-1", "/admin/login", "/invite/not-a-token", "/nope"]
 CUSTOMER = [
     "/customer/dashboard",
     "/customer/forex",
@@ -22,6 +24,8 @@ CUSTOMER = [
     "/customer/crypto/exchange",
     "/customer/chat",
     "/customer/profile",
+    "/customer/educators",
+    "/customer/educators/alex-morgan",
 ]
 EDUCATOR = [
     "/educator/dashboard",
@@ -32,13 +36,21 @@ EDUCATOR = [
     "/test-notifications",
 ]
 
+ADMIN = ["/admin"]
+PORTALS = {  # who: (login page, e-mail, submit button, landing page)
+    "customer": ("/login", "customer@example.com", "Sign In", "**/dashboard"),
+    "educator": ("/zinrai-educators-1", "educator1@example.com", "Access Educator Portal", "**/dashboard"),
+    "admin": ("/admin/login", "admin@example.com", "Sign In to Admin", "**/admin"),
+}
 
-def _login(page: Page, email: str, educator: bool) -> None:
-    page.goto("/zinrai-educators-1" if educator else "/login")
+
+def _login(page: Page, who: str) -> None:
+    login_page, email, button, landing = PORTALS[who]
+    page.goto(login_page)
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Access Educator Portal" if educator else "Sign In").click()
-    page.wait_for_url("**/dashboard")
+    page.get_by_role("button", name=button).click()
+    page.wait_for_url(landing)
 
 
 def main() -> None:
@@ -48,20 +60,17 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for label, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-            for who, paths in (("anon", PUBLIC), ("customer", CUSTOMER), ("educator", EDUCATOR)):
+            for who, paths in (("anon", PUBLIC), ("customer", CUSTOMER), ("educator", EDUCATOR), ("admin", ADMIN)):
                 ctx = browser.new_context(base_url=base, viewport=viewport)  # type: ignore[arg-type]
+                ctx.add_init_script(f"localStorage.setItem('theme', '{THEME}')")
                 page = ctx.new_page()
                 if who != "anon":
-                    _login(
-                        page,
-                        "customer@example.com" if who == "customer" else "educator1@example.com",
-                        who == "educator",
-                    )
+                    _login(page, who)
                 for path in paths:
                     page.goto(path)
                     page.wait_for_timeout(700)
                     name = path.strip("/").replace("/", "_") or "root"
-                    page.screenshot(path=str(out / f"{label}-{name}.png"), full_page=True)
+                    page.screenshot(path=str(out / f"{THEME}-{label}-{name}.png"), full_page=True)
                 ctx.close()
         browser.close()
     print(f"screenshots in {out.resolve()}")

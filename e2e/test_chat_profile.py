@@ -283,7 +283,7 @@ def test_customer_profile_and_password_change(browser: Browser, base_url: str) -
         expect(page.get_by_label("Specialty")).to_have_count(0)
         page.get_by_label("Trading Interests").fill("Bitcoin and majors")
         page.get_by_label("Bio").fill("Learning every day.")
-        page.get_by_role("button", name="Save").click()
+        page.get_by_role("button", name="Save", exact=True).click()
         expect(page.get_by_text("Profile saved")).to_be_visible()
         expect(page.get_by_role("definition").filter(has_text="Bitcoin and majors")).to_be_visible()
 

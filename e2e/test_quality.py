@@ -1,0 +1,222 @@
+"""Accessibility (axe-core) on every route at both widths in both themes, and the carousel's touch and keys."""
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, REPO, login
+
+AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+PUBLIC = ["/login", "/zinrai-educators-1", "/terms", "/nope"]
+CUSTOMER_ROUTES = [
+    "/customer/dashboard",
+    "/customer/forex",
+    "/customer/crypto",
+    "/customer/forex/leverage",
+    "/customer/forex/exchange",
+    "/customer/crypto/leverage",
+    "/customer/crypto/exchange",
+    "/customer/chat",
+    "/customer/profile",
+    "/customer/educators",
+    "/customer/educators/alex-morgan",
+    "/customer/journal",
+]
+EDUCATOR_ROUTES = [
+    "/educator/dashboard",
+    "/educator/ideas",
+    "/educator/ideas/new",
+    "/educator/chat",
+    "/educator/profile",
+    "/test-notifications",
+]
+BLOCKING = ("serious", "critical")
+
+
+def _axe_context(browser: Browser, base_url: str, viewport: dict[str, int], theme: str) -> BrowserContext:
+    # axe is injected as an inline script, which the app's CSP (rightly) forbids.
+    ctx = browser.new_context(base_url=base_url, viewport=viewport, bypass_csp=True)  # type: ignore[arg-type]
+    ctx.add_init_script(f"localStorage.setItem('theme', '{theme}')")
+    return ctx
+
+
+def _violations(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in results["violations"]
+        if v["impact"] in BLOCKING
+    ]
+
+
+def _settled(page: Page) -> None:
+    """Wait until the page shows its content (no loading spinners, the lazily loaded screen is in)."""
+    expect(page.locator("h1").first).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text=re.compile("Loading"))).to_have_count(0)
+
+
+@pytest.fixture(params=["dark", "light"])
+def theme(request: pytest.FixtureRequest) -> str:
+    param: str = request.param
+    return param
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("who", ["anon", "customer", "educator"])
+def test_no_serious_accessibility_violations(
+    browser: Browser, base_url: str, viewport: dict[str, int], theme: str, who: str
+) -> None:
+    ctx = _axe_context(browser, base_url, viewport, theme)
+    page = ctx.new_page()
+    try:
+        routes = PUBLIC
+        if who == "customer":
+            login(page, CUSTOMER)
+            routes = CUSTOMER_ROUTES
+        elif who == "educator":
+            login(page, EDUCATOR_A, educator=True)
+            routes = EDUCATOR_ROUTES
+        found: dict[str, list[str]] = {}
+        for route in routes:
+            page.goto(route)
+            _settled(page)
+            problems = _violations(page)
+            if problems:
+                found[route] = problems
+        assert found == {}
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def phone(browser: Browser, base_url: str) -> Iterator[Page]:
+    ctx = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True, is_mobile=True)  # type: ignore[arg-type]
+    yield ctx.new_page()
+    ctx.close()
+
+
+def _position(page: Page) -> tuple[int, int]:
+    text = page.get_by_text(re.compile(r"^Slide \d+ / \d+$")).inner_text()
+    current, total = re.findall(r"\d+", text)
+    return int(current), int(total)
+
+
+def test_carousel_swipes_with_real_touch_events(phone: Page) -> None:
+    login(phone, CUSTOMER)
+    phone.goto("/customer/forex")
+    carousel = phone.get_by_role("region", name="Forex trade ideas")
+    expect(carousel.get_by_text(re.compile(r"^Slide 1 / \d+$"))).to_be_visible()
+    _, total = _position(phone)
+    assert total > 1
+    box = carousel.get_by_role("article").first.bounding_box()
+    assert box is not None
+    y = box["y"] + 120
+    cdp = phone.context.new_cdp_session(phone)
+
+    def touch(kind: str, x: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 320)
+    for x in range(300, 40, -20):
+        touch("touchMove", x)
+    touch("touchEnd", 40)
+    expect(carousel.get_by_text(re.compile(r"^Slide 2 / \d+$"))).to_be_visible()
+
+
+def test_carousel_moves_with_arrow_keys(page: Page) -> None:
+    login(page, CUSTOMER)
+    page.goto("/customer/crypto")
+    carousel = page.get_by_role("region", name="Crypto trade ideas")
+    expect(carousel.get_by_text(re.compile(r"^Slide 1 / \d+$"))).to_be_visible()
+    carousel.focus()
+    page.keyboard.press("ArrowRight")
+    expect(carousel.get_by_text(re.compile(r"^Slide 2 / \d+$"))).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    expect(carousel.get_by_text(re.compile(r"^Slide 1 / \d+$"))).to_be_visible()
+
+
+def test_carousel_dots_are_buttons_that_go_to_their_slide(phone: Page) -> None:
+    login(phone, CUSTOMER)
+    phone.goto("/customer/forex")
+    carousel = phone.get_by_role("region", name="Forex trade ideas")
+    expect(carousel.get_by_text(re.compile(r"^Slide 1 / \d+$"))).to_be_visible()
+    _, total = _position(phone)
+    assert total >= 3
+    first = carousel.get_by_role("button", name="Go to slide 1", exact=True)
+    expect(first).to_have_attribute("aria-current", "true")
+    expect(carousel.get_by_role("button", name=re.compile(r"^Go to slide \d+$"))).to_have_count(total)
+    for dot in carousel.get_by_role("button", name=re.compile(r"^Go to slide \d+$")).all():
+        box = dot.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44  # a finger's target on phones
+    carousel.get_by_role("button", name="Go to slide 3", exact=True).click()
+    expect(carousel.get_by_text(re.compile(r"^Slide 3 / \d+$"))).to_be_visible()
+    expect(carousel.get_by_role("button", name="Go to slide 3", exact=True)).to_have_attribute("aria-current", "true")
+    expect(first).not_to_have_attribute("aria-current", "true")
+    # The slide it went to is rendered (slides far from view are rendered only when they come near).
+    expect(carousel.get_by_role("group", name=f"3 of {total}").get_by_role("article")).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_market_choosers_logo_is_a_named_link_home(
+    browser: Browser, base_url: str, viewport: dict[str, int]
+) -> None:
+    ctx = browser.new_context(base_url=base_url, viewport=viewport)  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        login(page, CUSTOMER)  # lands on the market chooser
+        home = page.get_by_role("banner").get_by_role("link", name="Trade Ideas - Markets")
+        expect(home).to_be_visible()
+        home.click()
+        expect(page).to_have_url(re.compile(r"/customer/dashboard$"))
+    finally:
+        ctx.close()
+
+
+def test_page_titles_name_the_page_and_the_product(page: Page) -> None:
+    page.goto("/login")
+    expect(page).to_have_title("Login - Trade Ideas")
+    login(page, CUSTOMER)
+    expect(page).to_have_title("Choose Your Market - Trade Ideas")
+    page.goto("/customer/forex/leverage")
+    expect(page).to_have_title("Forex Leverage Ideas History - Trade Ideas")
+    page.goto("/customer/chat")
+    expect(page).to_have_title("Messages - Trade Ideas")
+
+
+def test_signed_in_users_skip_the_login_pages(page: Page) -> None:
+    login(page, CUSTOMER)
+    for path in ("/", "/login", "/zinrai-educators-1"):
+        page.goto(path)
+        expect(page).to_have_url(re.compile(r"/customer/dashboard$"))
+
+
+def test_another_educators_address_leads_to_your_own(page: Page) -> None:
+    login(page, EDUCATOR_A, educator=True)
+    page.goto("/educator/sofia-reyes")
+    expect(page).to_have_url(re.compile(r"/educator/alex-morgan$"))
+    expect(page.get_by_role("heading", name="Your Trade Ideas")).to_be_visible()
+
+
+def test_static_files_are_compressed_and_cached(page: Page, base_url: str) -> None:
+    page.goto("/login")
+    script = page.locator("script[src^='/assets/']").first.get_attribute("src")
+    assert script is not None
+    answer = page.request.get(script, headers={"Accept-Encoding": "br"})
+    assert answer.headers["content-encoding"] == "br"
+    assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+def test_customers_never_download_the_educator_screens(page: Page) -> None:
+    scripts: list[str] = []
+    page.on("request", lambda request: scripts.append(request.url) if request.url.endswith(".js") else None)
+    login(page, CUSTOMER)
+    for route in ("/customer/forex", "/customer/forex/leverage", "/customer/chat", "/customer/profile"):
+        page.goto(route)
+        _settled(page)
+    assert any("MarketDashboardPage" in url for url in scripts)  # the names below would show up like this
+    educator_code = ("EducatorDashboardPage", "MyTradeIdeasPage", "IdeaForm", "EducatorChatPage", "EducatorLoginPage")
+    assert [url for url in scripts if any(name in url for name in educator_code)] == []
