@@ -9,7 +9,7 @@ FRONTEND := frontend
 RUN := cd $(BACKEND) && $(UV) run --frozen
 
 .PHONY: help install deps-python deps-web deps-browser build run test lint typecheck \
-        test-api test-api-sqlite test-api-postgres test-web test-e2e api-types check-api-types clean
+        test-api test-api-sqlite test-api-postgres test-schema test-web test-e2e api-types check-api-types clean
 
 help:
 	@echo "make run    - install what is missing, build the SPA, migrate, seed demo data, serve on :8000"
@@ -30,8 +30,16 @@ deps-browser:
 		echo "Installing Debian's chromium (needs root)..."; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
-build: install
+# The SPA is rebuilt only when a file under frontend/ (outside node_modules and dist) is newer than
+# the stamp the last build left, so a second `make run` starts in seconds.
+WEB_SOURCES := $(shell find $(FRONTEND) \( -path $(FRONTEND)/node_modules -o -path $(FRONTEND)/dist \) -prune -o -type f -print)
+WEB_STAMP := $(FRONTEND)/dist/.build-stamp
+
+build: install $(WEB_STAMP)
+
+$(WEB_STAMP): $(WEB_SOURCES)
 	cd $(FRONTEND) && npm run build
+	touch $@
 
 # DATA_DIR defaults to ./data at the repository root.
 run: build
@@ -63,6 +71,10 @@ test-api-postgres: install
 	$(RUN) env TEST_DB=postgres pytest -q tests
 
 test-api: test-api-sqlite test-api-postgres
+
+# Part of both API runs above; this runs only the schemathesis conformance check (on SQLite).
+test-schema: install
+	$(RUN) env TEST_DB=sqlite pytest -q tests/test_openapi_conformance.py
 
 test-web: install
 	cd $(FRONTEND) && npm test

@@ -7,11 +7,11 @@ What it does (loopback only, bounded run time):
      one uvicorn worker of the app as a subprocess (so its RSS and CPU can be read from /proc).
   2. For each client count, on a freshly started server (see main): 1-2 client processes open that many
      SSE connections with raw asyncio streams (HTTP/1.1 chunked, SSE parsed by hand), the script measures
-     server RSS before/after (idle memory per connection), then commits EVENTS events through the outbox
-     from this process (record_event + commit, as a service would; PostgreSQL NOTIFY reaches the server)
-     and each client timestamps the moment it has parsed each event. Latency = client parse time - time
-     just before COMMIT (so it includes the commit). Server CPU during the publish window / deliveries =
-     CPU per delivered event.
+     server RSS before/after (idle memory per connection), then publishes EVENTS ideas as the demo educator
+     (POST /api/trade-ideas, as the app does) and each client timestamps the moment it has parsed each
+     idea.created event. Latency = client parse time - time the educator's request was sent (so it includes
+     the request, its commit, the NOTIFY and the fan-out). Server CPU during the publish window / deliveries
+     = CPU per delivered event.
   3. Polling comparison: N clients polling every second need N requests/s; the cost of one list request
      (GET /api/trade-ideas?market=forex&status=active) is measured on the same server.
   4. Push: N subscriptions, one idea queued (enqueue_idea_push) -> time until the server's worker has sent
@@ -129,10 +129,10 @@ class SSEProtocol(asyncio.Protocol):
                 break
             block = body[:end]
             body = body[end + 2 :]
-            at = block.find(b'"seq":')
+            at = block.find(b"seq=")
             if at >= 0:
-                stop = block.find(b",", at)
-                self.received.setdefault(int(block[at + 6 : stop]), []).append(now)
+                stop = block.find(b";", at)
+                self.received.setdefault(int(block[at + 4 : stop]), []).append(now)
         self.body = body
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -206,7 +206,7 @@ class Server:
         import httpx
 
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{self.port}") as c:
-            for _ in range(200):
+            for _ in range(1800):  # up to 3 minutes: a loaded machine starts Python slowly
                 with contextlib.suppress(httpx.TransportError):
                     if (await c.get("/api/health")).status_code == 200:
                         return
@@ -222,24 +222,38 @@ class Server:
                 self.proc.kill()
 
 
-async def login(port: int) -> str:
+async def login(port: int, email: str = "customer@example.com", role: str = "customer") -> str:
     import httpx
 
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as c:
-        r = await c.post(
-            "/api/auth/login",
-            json={"email": "customer@example.com", "password": PASSWORD, "selectedRole": "customer"},
-        )
+        r = await c.post("/api/auth/login", json={"email": email, "password": PASSWORD, "selectedRole": role})
         r.raise_for_status()
         return str(r.json()["sessionToken"])
 
 
+def idea_body(seq: int) -> dict[str, str]:
+    """An idea as an educator publishes it; its notes carry the sequence number the clients look for."""
+    return {
+        "marketType": "Forex",
+        "orderType": "BUY",
+        "ideaType": "Leverage",
+        "pair": "EUR/USD",
+        "timeFrame": "4H",
+        "entry1": "1.0850",
+        "entry2": "1.0830",
+        "invalidationLevel": "1.0795",
+        "exit1": "1.0910",
+        "exit2": "1.0960",
+        "notes": f"seq={seq}; retest of the broken range high, targets at the weekly levels",
+    }
+
+
 # ---------------------------------------------------------------------------------------------------- phases
 async def sse_phase(server: Server, settings: Any, clients: int, events: int, interval: float) -> dict[str, Any]:
-    from tradeideas.db import Database
-    from tradeideas.realtime.service import record_event
+    import httpx
 
     token = await login(server.port)
+    educator = await login(server.port, "educator1@example.com", "educator")
     procs = 1 if clients <= 2000 else 2
     pipes: list[Connection] = []
     workers: list[mp.Process] = []
@@ -262,26 +276,24 @@ async def sse_phase(server: Server, settings: Any, clients: int, events: int, in
     await asyncio.sleep(3)  # idle
     rss_after = proc_rss(server.pid)
 
-    db = Database(settings)
-    pad = "x" * 600  # about the size of an idea as the API returns it
-    commit_at: dict[int, float] = {}
-    # Warm-up (not measured): first statement compilation and pool connections on both sides.
-    async with db.sessionmaker() as session, session.begin():
-        await record_event(session, "warmup", {"seq": -1})
-    await asyncio.sleep(2)
-    cpu_before = proc_cpu(server.pid)
-    wall_before = time.monotonic()
-    for seq in range(events):
-        async with db.sessionmaker() as session:
-            await session.begin()
-            await record_event(session, "idea.updated", {"seq": seq, "pad": pad})
-            commit_at[seq] = time.time()
-            await session.commit()
-        await asyncio.sleep(interval)
-    await asyncio.sleep(2)
+    # Published as an educator does: latency runs from the moment the request is sent until a client has
+    # parsed the idea (the request's work, its commit, the NOTIFY, loading the event and the fan-out).
+    sent_at: dict[int, float] = {}
+    async with httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{server.port}", headers={"Authorization": f"Bearer {educator}"}, timeout=60
+    ) as publisher:
+        # Warm-up (not measured): first statement compilation and pool connections.
+        (await publisher.post("/api/trade-ideas", json=idea_body(-1))).raise_for_status()
+        await asyncio.sleep(2)
+        cpu_before = proc_cpu(server.pid)
+        wall_before = time.monotonic()
+        for seq in range(events):
+            sent_at[seq] = time.time()
+            (await publisher.post("/api/trade-ideas", json=idea_body(seq))).raise_for_status()
+            await asyncio.sleep(interval)
+        await asyncio.sleep(2)
     cpu_used = proc_cpu(server.pid) - cpu_before
     wall = time.monotonic() - wall_before
-    await db.dispose()
 
     latencies: list[float] = []
     for pipe in pipes:
@@ -291,7 +303,7 @@ async def sse_phase(server: Server, settings: Any, clients: int, events: int, in
         for seq, times in received.items():
             if seq < 0:
                 continue
-            latencies += [(t - commit_at[seq]) * 1000 for t in times]
+            latencies += [(t - sent_at[seq]) * 1000 for t in times]
     for p in workers:
         p.join(10)
         if p.is_alive():
@@ -461,7 +473,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--events", type=int, default=30)
-    parser.add_argument("--push", type=int, default=10000)
+    parser.add_argument("--push", type=int, default=10000, help="push deliveries to drain (0: skip)")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON here")
     args = parser.parse_args()
     hard = raise_nofile()

@@ -1,0 +1,215 @@
+"""Benchmark: track records with 7 educators and 100,000 completed ideas on PostgreSQL, while ideas complete.
+
+Measures p50 / p99 latency and requests per second of
+    GET /api/educators/track-records                                   (every educator's whole record)
+    GET /api/educators/{id}/track-record?market=forex&ideaType=leverage (one educator's filtered record)
+at concurrency 16 (half the connections on each), against a real uvicorn server started here, while one
+educator client completes an open idea every `--complete-every` seconds (each completion rewrites that
+educator's day rows in its transaction and tells every open page to refetch).
+Completed ideas are bulk-inserted (COPY) with outcomes and R, closed over the past year, and their day rows
+built once with `trackrecords.service.rebuild`.
+
+Run from backend/:  uv run python ../bench/trackrecords.py [--ideas 100000] [--duration 20]
+PostgreSQL: the local server (database bench_trackrecords is reset; override with BENCH_POSTGRES_URL).
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/bench_trackrecords")
+
+import ideas as common  # noqa: E402  (bench/ideas.py: server start, reset, seed)
+
+from tradeideas.cli import migrate  # noqa: E402
+from tradeideas.db import Database  # noqa: E402
+from tradeideas.ideas.outcomes import Levels, r_multiple  # noqa: E402
+from tradeideas.settings import Settings  # noqa: E402
+from tradeideas.trackrecords.service import rebuild  # noqa: E402
+
+PG_URL = os.environ["BENCH_POSTGRES_URL"]
+PASSWORD = common.PASSWORD
+COLUMNS = [*common.COLUMNS, "outcome", "closed_at", "r_multiple"]
+LIST = "/api/educators/track-records"
+ONE = "/api/educators/{id}/track-record?market=forex&ideaType=leverage"
+NOW = datetime.now(UTC)
+
+
+def completed_rows(count: int) -> list[tuple[object, ...]]:
+    rng = random.Random(7)
+    out: list[tuple[object, ...]] = []
+    year = timedelta(days=365)
+    for i in range(count):
+        forex = i % 2 == 0
+        closed = NOW - year + year * (i / count)
+        status, outcome = rng.choice(
+            [("successful", "exit1"), ("successful", "exit2"), ("unsuccessful", "invalidation"),
+             ("unsuccessful", "invalidation"), ("invalidated", "not_triggered")]
+        )  # fmt: skip
+        order = "BUY" if rng.random() < 0.5 else "SELL"
+        entry, stop, x1, x2 = (
+            ("1.0850", "1.0795", "1.0910", "1.0960") if order == "BUY" else ("1.0850", "1.0905", "1.0790", "1.0740")
+        )
+        r = r_multiple(Levels(order, entry, None, stop, x1, x2, None), outcome, None)
+        out.append(
+            (1 + i % 7, "Forex" if forex else "Crypto", "forex" if forex else "crypto", order,
+             "Leverage" if rng.random() < 0.6 else "Exchange", "EUR/USD" if forex else "BTC/USDT",
+             rng.choice(["15M", "1H", "4H", "1D"]), entry, None, stop, x1, x2, None, None, status,
+             status != "invalidated", None, None, False, closed - timedelta(hours=6), closed, outcome, closed, r)
+        )  # fmt: skip
+    return out
+
+
+def open_rows(count: int) -> list[tuple[object, ...]]:
+    return [
+        (1 + i % 7, "Forex", "forex", "BUY", "Leverage", "EUR/USD", "4H", "1.0850", None, "1.0795", "1.0910",
+         "1.0960", None, None, "active", False, None, None, False, NOW - timedelta(hours=1), NOW, None, None, None)
+        for i in range(count)
+    ]  # fmt: skip
+
+
+async def load_data(settings: Settings, ideas: int, open_ideas: int) -> None:
+    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.copy_records_to_table("trade_ideas", records=completed_rows(ideas), columns=COLUMNS)
+        await conn.copy_records_to_table("trade_ideas", records=open_rows(open_ideas), columns=COLUMNS)
+    finally:
+        await conn.close()
+    db = Database(settings)
+    try:
+        async with db.sessionmaker() as s, s.begin():
+            await rebuild(s)
+    finally:
+        await db.dispose()
+    conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        await conn.execute("ANALYZE")
+        print("day rows:", await conn.fetchval("SELECT count(*) FROM track_record_days"), flush=True)
+    finally:
+        await conn.close()
+
+
+def login(port: int, email: str, role: str) -> str:
+    r = httpx.post(
+        f"http://127.0.0.1:{port}/api/auth/login", json={"email": email, "password": PASSWORD, "selectedRole": role}
+    )
+    r.raise_for_status()
+    return str(r.json()["sessionToken"])
+
+
+async def reader(
+    port: int, token: str, path: str, stop_at: float, record_from: float, out: list[float], errors: list[int]
+) -> None:
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+    reader_, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        while (t0 := time.perf_counter()) < stop_at:
+            writer.write(request)
+            head = await reader_.readuntil(b"\r\n\r\n")
+            status = int(head[9:12])
+            length = next(
+                (int(line[15:]) for line in head.split(b"\r\n") if line[:15].lower() == b"content-length:"), 0
+            )
+            await reader_.readexactly(length)
+            if t0 >= record_from:
+                (out.append(time.perf_counter() - t0) if status == 200 else errors.append(status))
+    finally:
+        writer.close()
+
+
+async def completer(port: int, tokens: dict[int, str], every: float, stop_at: float, done: list[float]) -> None:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+        ids: list[int] = []
+        for educator_id, token in tokens.items():
+            query = {"educatorId": educator_id, "status": "active", "limit": 100}
+            page = await client.get("/api/trade-ideas", params=query, headers={"Authorization": f"Bearer {token}"})
+            ids += [i["id"] for i in page.json()["items"] if i["educatorId"] == educator_id]
+        rng = random.Random(1)
+        while time.perf_counter() < stop_at and ids:
+            idea_id = ids.pop()
+            idea = await client.get(f"/api/trade-ideas/{idea_id}", headers={"Authorization": f"Bearer {tokens[1]}"})
+            token = tokens[idea.json()["educatorId"]]
+            t0 = time.perf_counter()
+            body = rng.choice([{"status": "successful", "outcome": "exit2"}, {"status": "unsuccessful"}])
+            r = await client.put(f"/api/trade-ideas/{idea_id}", json=body, headers={"Authorization": f"Bearer {token}"})
+            r.raise_for_status()
+            done.append(time.perf_counter() - t0)
+            await asyncio.sleep(every)
+
+
+def pct(values: list[float], p: int) -> float:
+    return (
+        statistics.quantiles(sorted(values), n=100, method="inclusive")[p - 1] * 1000
+        if len(values) > 1
+        else float("nan")
+    )
+
+
+async def run(port: int, args: argparse.Namespace) -> dict[str, object]:
+    customer = login(port, "customer@example.com", "customer")
+    educators = {i: login(port, f"educator{i}@example.com", "educator") for i in range(1, 8)}
+    start = time.perf_counter()
+    record_from, stop_at = start + args.warmup, start + args.warmup + args.duration
+    lists: list[float] = []
+    ones: list[float] = []
+    errors: list[int] = []
+    completions: list[float] = []
+    half = args.concurrency // 2
+    await asyncio.gather(
+        *(reader(port, customer, LIST, stop_at, record_from, lists, errors) for _ in range(half)),
+        *(
+            reader(port, customer, ONE.format(id=1 + i % 7), stop_at, record_from, ones, errors)
+            for i in range(args.concurrency - half)
+        ),
+        completer(port, educators, args.complete_every, stop_at, completions),
+    )
+    return {
+        "list_requests": len(lists), "list_p50_ms": pct(lists, 50), "list_p99_ms": pct(lists, 99),
+        "one_requests": len(ones), "one_p50_ms": pct(ones, 50), "one_p99_ms": pct(ones, 99),
+        "rps": (len(lists) + len(ones)) / args.duration, "errors": len(errors),
+        "completions": len(completions), "completion_p50_ms": pct(completions, 50),
+    }  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ideas", type=int, default=100_000)
+    parser.add_argument("--open-ideas", type=int, default=700)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--complete-every", type=float, default=0.2, help="seconds between two completions")
+    args = parser.parse_args()
+    common.PG_URL = PG_URL
+    asyncio.run(common.reset_postgres())
+    data_dir = Path(tempfile.mkdtemp(prefix="bench-trackrecords-"))
+    settings = Settings(data_dir=data_dir, database_url=PG_URL, demo_password=PASSWORD, static_dir=data_dir / "no-spa")
+    migrate(settings)
+    asyncio.run(common.seed(settings))
+    t0 = time.perf_counter()
+    asyncio.run(load_data(settings, args.ideas, args.open_ideas))
+    print(f"{args.ideas:,} completed ideas loaded in {time.perf_counter() - t0:.1f}s", flush=True)
+    port = common.free_port()
+    proc = common.start_server(settings, port, args.workers, 10_000)
+    try:
+        result = asyncio.run(run(port, args))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    print(result)
+
+
+if __name__ == "__main__":
+    main()
