@@ -22,8 +22,12 @@ def _shot(page: Page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 
 
+# Other journeys share the server and leave ideas on the same pair; this one's cards carry their own time frame.
+LIVE_TIME_FRAME = "LIVE-1H"
+
+
 def _card(page: Page, pair: str) -> Locator:
-    return page.get_by_role("article", name=f"{pair} trade idea")
+    return page.get_by_role("article", name=f"{pair} trade idea").filter(has_text=LIVE_TIME_FRAME)
 
 
 def _idea_body(pair: str) -> dict[str, Any]:
@@ -32,7 +36,7 @@ def _idea_body(pair: str) -> dict[str, Any]:
         "orderType": "SELL",
         "ideaType": "Leverage",
         "pair": pair,
-        "timeFrame": "1H",
+        "timeFrame": LIVE_TIME_FRAME,
         "entry1": "1.2500",
         "invalidationLevel": "1.2600",
         "exit1": "1.2300",
@@ -45,8 +49,9 @@ def _wait_for_stream(page: Page) -> None:
     expect(page.locator("html[data-realtime='open']")).to_have_count(1)
 
 
-_STAMP_WHEN_CARD_APPEARS = """label => {
-    const found = () => [...document.querySelectorAll('article')].some(a => a.getAttribute('aria-label') === label);
+_STAMP_WHEN_CARD_APPEARS = """([label, text]) => {
+    const found = () => [...document.querySelectorAll('article')].some(
+        a => a.getAttribute('aria-label') === label && a.textContent.includes(text));
     new MutationObserver((_, observer) => {
         if (found()) { window.__cardAppearedAt = Date.now(); observer.disconnect(); }
     }).observe(document.body, { childList: true, subtree: true });
@@ -88,7 +93,7 @@ def test_new_idea_and_status_change_arrive_live(browser: Browser, base_url: str)
         # pushed over SSE (no refetch, no reload). The page itself stamps the moment the card is
         # rendered, so the measurement does not depend on how often the test polls.
         pair = "GBP/USD"
-        customer.evaluate(_STAMP_WHEN_CARD_APPEARS, f"{pair} trade idea")
+        customer.evaluate(_STAMP_WHEN_CARD_APPEARS, [f"{pair} trade idea", LIVE_TIME_FRAME])
         started_ms = time.time() * 1000
         response = educator_ctx.request.post("/api/trade-ideas", data=_idea_body(pair), headers={"Origin": base_url})
         assert response.status == 201, response.text()

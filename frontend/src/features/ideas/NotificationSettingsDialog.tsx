@@ -76,7 +76,8 @@ export function NotificationSettingsDialog() {
       { ...current, ...change },
       {
         onSuccess: () => {
-          setQuietDraft(null);
+          // Only the draft that was saved goes; times typed while an earlier save was in flight stay.
+          setQuietDraft((draft) => (draft !== null && draft === change.quietHours ? null : draft));
           toast.success("Notification settings saved", { description: what });
         },
         onError: (error) => toast.error("Failed to save notification settings", { description: errorMessage(error) }),
