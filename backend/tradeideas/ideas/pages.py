@@ -4,7 +4,8 @@ import orjson
 
 from tradeideas.db import Database
 from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
-from tradeideas.ideas.queries import PUBLIC_VIEWER, IdeaFilter, Viewer, page_rows, present, seen_marks
+from tradeideas.ideas.queries import PUBLIC_VIEWER, Viewer, page_rows, present, seen_marks
+from tradeideas.ideas.schemas import IdeaListQuery
 
 
 class IdeaPages:
@@ -19,7 +20,7 @@ class IdeaPages:
         self._database = database
         self._cache = cache
 
-    async def json(self, viewer: Viewer, filters: IdeaFilter) -> bytes:
+    async def json(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
         cache = self._cache
         page = cache.page(filters)
         if page is None:
@@ -44,7 +45,7 @@ class IdeaPages:
         cache.put_answer(filters, viewer.user_id, page, marks, body)
         return body
 
-    async def _read_page(self, filters: IdeaFilter) -> CachedPage:
+    async def _read_page(self, filters: IdeaListQuery) -> CachedPage:
         generation = self._cache.generation
         async with self._database.sessionmaker() as db:
             rows, next_cursor = await page_rows(db, filters)

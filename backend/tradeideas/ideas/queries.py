@@ -13,7 +13,6 @@ from tradeideas.auth.models import Role, User
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.core.schemas import MAX_ID
 from tradeideas.ideas.cache import SeenMarks
-from tradeideas.ideas.markets import Market
 from tradeideas.ideas.models import (
     CustomerIdeaState,
     IdeaImage,
@@ -25,9 +24,9 @@ from tradeideas.ideas.models import (
 )
 from tradeideas.ideas.outcomes import CORRECTION_WINDOW, LEVEL_FIELDS, Levels
 from tradeideas.ideas.schemas import (
-    DEFAULT_LIMIT,
     MAX_LIMIT,
     EventSwitches,
+    IdeaListQuery,
     IdeaOut,
     NotificationSettings,
     QuietHours,
@@ -198,20 +197,7 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
     return created_at, last_id
 
 
-@dataclass(frozen=True)
-class IdeaFilter:
-    """Which ideas a list shows. status: `active` lists open ideas (active and invalidated, shown as
-    INVALID), `completed` the history (successful and unsuccessful); an exact status value filters on it alone."""
-
-    market: Market | None = None
-    idea_type: str | None = None
-    status: str | None = None
-    educator_id: int | None = None
-    limit: int = DEFAULT_LIMIT
-    cursor: str | None = None
-
-
-async def page_rows(db: AsyncSession, filters: IdeaFilter) -> tuple[list[tuple[TradeIdea, User]], str | None]:
+async def page_rows(db: AsyncSession, filters: IdeaListQuery) -> tuple[list[tuple[TradeIdea, User]], str | None]:
     """Newest first, keyset-paginated on (created_at, id)."""
     limit = max(1, min(filters.limit, MAX_LIMIT))
     query = select(TradeIdea, User).join(User, User.id == TradeIdea.educator_id)

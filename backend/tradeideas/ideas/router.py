@@ -35,11 +35,8 @@ async def list_trade_ideas(
     pages: Annotated[service.IdeaPages, Depends(component(service.IdeaPages))],
 ) -> Response:
     """Ideas newest first; `status=active` open ideas, `status=completed` history; pass nextCursor on."""
-    filters = service.IdeaFilter(
-        query.market, query.idea_type, query.status, query.educator_id, query.limit, query.cursor
-    )
     viewer = service.viewer_of(principal.id, principal.role)
-    return Response(await pages.json(viewer, filters), media_type="application/json")
+    return Response(await pages.json(viewer, query), media_type="application/json")
 
 
 @router.post("/trade-ideas", status_code=status.HTTP_201_CREATED)

@@ -253,7 +253,9 @@ class IdeaOut(CamelModel):
 
 
 class IdeaListQuery(BaseModel):
-    """The idea list's query string (validated as one model: see `core.deps.query_model`)."""
+    """Which ideas a list shows: the list's query string, validated as one model (`core.deps.query_model`),
+    and, frozen, the key of the cached page. status: `active` lists open ideas (active and invalidated, shown
+    as INVALID), `completed` the history (successful and unsuccessful); an exact status filters on it alone."""
 
     model_config = ConfigDict(alias_generator=to_camel, extra="ignore", frozen=True)
 

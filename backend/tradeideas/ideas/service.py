@@ -12,7 +12,6 @@ from tradeideas.ideas.commands import (
 from tradeideas.ideas.pages import IdeaPages
 from tradeideas.ideas.queries import (
     IDEA_NOT_FOUND,
-    IdeaFilter,
     Viewer,
     get_idea,
     get_notification_settings,
@@ -26,7 +25,6 @@ from tradeideas.ideas.queries import (
 
 __all__ = [
     "IDEA_NOT_FOUND",
-    "IdeaFilter",
     "IdeaPages",
     "Viewer",
     "create_idea",
