@@ -148,6 +148,7 @@ async def present(db: AsyncSession, rows: Sequence[tuple[TradeIdea, User]], view
                 exit3=idea.exit3,
                 notes=idea.notes,
                 status=idea.status,
+                completed=idea.completed,
                 image_ids=[media_id for media_id, _, _ in pictures],
                 image_urls=urls,
                 image_full_urls=[full for _, _, full in pictures],

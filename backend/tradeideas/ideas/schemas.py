@@ -235,6 +235,7 @@ class IdeaOut(CamelModel):
     exit3: str | None
     notes: str | None
     status: Literal["active", "pending", "successful", "unsuccessful", "invalidated"]
+    completed: bool = Field(description="In the history (status=completed lists); the active lists show the others")
     image_ids: list[int]
     image_urls: list[str]
     image_full_urls: list[str] = Field(description="The large versions of imageUrls, same order (full-screen viewer)")

@@ -1363,6 +1363,11 @@ export interface components {
             /** Closedat */
             closedAt: string | null;
             /**
+             * Completed
+             * @description In the history (status=completed lists); the active lists show the others
+             */
+            completed: boolean;
+            /**
              * Createdat
              * Format: date-time
              */
@@ -1508,6 +1513,11 @@ export interface components {
             /** Closedat */
             closedAt: string | null;
             /**
+             * Completed
+             * @description In the history (status=completed lists); the active lists show the others
+             */
+            completed: boolean;
+            /**
              * Createdat
              * Format: date-time
              */
@@ -1638,6 +1648,11 @@ export interface components {
             closePrice: string | null;
             /** Closedat */
             closedAt: string | null;
+            /**
+             * Completed
+             * @description In the history (status=completed lists); the active lists show the others
+             */
+            completed: boolean;
             /**
              * Createdat
              * Format: date-time
@@ -1795,6 +1810,11 @@ export interface components {
             closePrice: string | null;
             /** Closedat */
             closedAt: string | null;
+            /**
+             * Completed
+             * @description In the history (status=completed lists); the active lists show the others
+             */
+            completed: boolean;
             /**
              * Createdat
              * Format: date-time

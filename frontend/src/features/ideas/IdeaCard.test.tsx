@@ -36,6 +36,7 @@ const idea: Idea = {
   updatedAt: new Date().toISOString(),
   edited: false,
   editedAfterPublish: false,
+  completed: false,
   educatorSlug: "alex-morgan",
   outcome: null,
   closePrice: null,
@@ -78,7 +79,7 @@ describe("IdeaCard", () => {
   });
 
   it("shows how a completed idea ended, when, and R, and links the educator's track record", () => {
-    renderCard({ ...idea, status: "successful", outcome: "exit2", closedAt: "2026-03-04T10:00:00Z", rMultiple: 2.4, editedAfterPublish: true });
+    renderCard({ ...idea, status: "successful", completed: true, outcome: "exit2", closedAt: "2026-03-04T10:00:00Z", rMultiple: 2.4, editedAfterPublish: true });
     expect(screen.getByText("Exit 2 reached")).toBeInTheDocument();
     expect(screen.getByText("+2.40 R")).toHaveClass("text-emerald-600");
     expect(screen.getByText("Edited after publishing")).toBeInTheDocument();
@@ -86,7 +87,7 @@ describe("IdeaCard", () => {
   });
 
   it("shows a manual close and a loss in red", () => {
-    renderCard({ ...idea, status: "unsuccessful", outcome: "manual", closePrice: "1.0921", closedAt: "2026-03-04T10:00:00Z", rMultiple: -0.25 });
+    renderCard({ ...idea, status: "unsuccessful", completed: true, outcome: "manual", closePrice: "1.0921", closedAt: "2026-03-04T10:00:00Z", rMultiple: -0.25 });
     expect(screen.getByText("Closed at 1.0921")).toBeInTheDocument();
     expect(screen.getByText("-0.25 R")).toHaveClass("text-rose-600");
   });

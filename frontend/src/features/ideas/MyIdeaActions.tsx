@@ -3,7 +3,6 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "../../components/Button";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { COMPLETED_STATUSES } from "./ideaStatusSets";
 import { OutcomeMenu } from "./OutcomeMenu";
 import type { Idea } from "./types";
 import { useIdeaActions } from "./useIdeaActions";
@@ -12,7 +11,7 @@ import { useIdeaActions } from "./useIdeaActions";
 export function MyIdeaActions({ idea }: { idea: Idea }) {
   const { changeStatus, deleteIdea, statusBusy, deleting } = useIdeaActions(idea);
   const [confirming, setConfirming] = useState(false);
-  const open = !COMPLETED_STATUSES.has(idea.status);
+  const open = !idea.completed;
   return (
     <div className="mt-auto space-y-2 border-t border-line pt-4">
       {open ? (

@@ -44,6 +44,7 @@ function idea(id: number, over: Partial<Idea> = {}): Idea & { isNew: boolean | n
     pair: "EURUSD",
     specialty: null,
     status: "active",
+    completed: false,
     timeFrame: "H1",
     videoUrl: null,
     ...over,
@@ -61,8 +62,8 @@ describe("ideaMatches", () => {
     expect(ideaMatches({ ideaType: "leverage" }, idea(1))).toBe(true);
     expect(ideaMatches({ educatorId: 2 }, idea(1))).toBe(false);
     expect(ideaMatches({ status: "active" }, idea(1, { status: "invalidated" }))).toBe(true);
-    expect(ideaMatches({ status: "active" }, idea(1, { status: "successful" }))).toBe(false);
-    expect(ideaMatches({ status: "completed" }, idea(1, { status: "unsuccessful" }))).toBe(true);
+    expect(ideaMatches({ status: "active" }, idea(1, { status: "successful", completed: true }))).toBe(false);
+    expect(ideaMatches({ status: "completed" }, idea(1, { status: "unsuccessful", completed: true }))).toBe(true);
     expect(ideaMatches({ status: "completed" }, idea(1))).toBe(false);
   });
 });
@@ -98,13 +99,13 @@ describe("upsertIdeaInPages", () => {
 
   it("removes an idea that no longer matches (completed leaves the active list)", () => {
     const pages = [page([idea(5), idea(3)])];
-    const next = upsertIdeaInPages(pages, { status: "active" }, idea(5, { status: "successful" }));
+    const next = upsertIdeaInPages(pages, { status: "active" }, idea(5, { status: "successful", completed: true }));
     expect(ids(next[0]!.items)).toEqual([3]);
   });
 
   it("adds a completed idea to the matching history", () => {
-    const history = [page([idea(7, { status: "unsuccessful" }), idea(2, { status: "successful" })])];
-    const next = upsertIdeaInPages(history, { market: "forex", ideaType: "leverage", status: "completed" }, idea(5, { status: "successful" }));
+    const history = [page([idea(7, { status: "unsuccessful", completed: true }), idea(2, { status: "successful", completed: true })])];
+    const next = upsertIdeaInPages(history, { market: "forex", ideaType: "leverage", status: "completed" }, idea(5, { status: "successful", completed: true }));
     expect(ids(next[0]!.items)).toEqual([7, 5, 2]);
   });
 });
@@ -183,7 +184,7 @@ describe("ideaEventHandlers", () => {
     const qc = setup();
     qc.setQueryData(ideaKeys.list(active), page([idea(3, { isNew: true })]));
     qc.setQueryData(unseenCountsKey, { forex: 1, crypto: 0, total: 1 });
-    apply(qc, { ...idea(3, { status: "successful" }), type: "idea.status" }, CUSTOMER);
+    apply(qc, { ...idea(3, { status: "successful", completed: true }), type: "idea.status" }, CUSTOMER);
     expect(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items).toEqual([]);
     const pages = qc.getQueryData<InfiniteData<IdeaPage, unknown>>(ideaKeys.pages(history))!;
     expect(ids(pages.pages[0]!.items)).toEqual([3]);

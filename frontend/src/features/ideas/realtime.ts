@@ -13,17 +13,14 @@ import type { InfiniteData } from "@tanstack/react-query";
 
 export type IdeaPages = InfiniteData<IdeaPage, unknown>;
 
-/** Ideas that left the active lists (history shows these). */
-export const COMPLETED_STATUSES: ReadonlySet<Idea["status"]> = new Set(["successful", "unsuccessful"]);
-
-/** Does `idea` belong in a list fetched with `filters` (same rules as GET /api/trade-ideas)? */
+/** Does `idea` belong in a list fetched with `filters`? Which statuses count as completed is the server's
+ * call (`idea.completed`); the other filters are the idea's own fields. */
 export function ideaMatches(filters: IdeaFilters, idea: Idea): boolean {
   if (filters.market && idea.market !== filters.market) return false;
   if (filters.ideaType && idea.ideaType.toLowerCase() !== filters.ideaType) return false;
   if (filters.educatorId !== undefined && idea.educatorId !== filters.educatorId) return false;
-  const completed = COMPLETED_STATUSES.has(idea.status);
-  if (filters.status === "active" && completed) return false;
-  if (filters.status === "completed" && !completed) return false;
+  if (filters.status === "active" && idea.completed) return false;
+  if (filters.status === "completed" && !idea.completed) return false;
   return true;
 }
 
@@ -155,7 +152,7 @@ function created(queryClient: QueryClient, event: EventOf<"idea.created">, viewe
     return;
   }
   const notified = notifiedAbout(queryClient, idea.market, idea.educatorId);
-  const isNew = !COMPLETED_STATUSES.has(idea.status) && notified !== false;
+  const isNew = !idea.completed && notified !== false;
   eachIdeaQuery(queryClient, { ...idea, isNew }, idea.id);
   if (notified === undefined) void queryClient.invalidateQueries({ queryKey: unseenCountsKey });
   else if (isNew) addUnseen(queryClient, idea.market, 1);
@@ -163,7 +160,7 @@ function created(queryClient: QueryClient, event: EventOf<"idea.created">, viewe
 
 function changed(queryClient: QueryClient, event: EventOf<"idea.updated" | "idea.status">, viewer: Viewer) {
   const idea = ideaOf(event);
-  if (event.type === "idea.status" && COMPLETED_STATUSES.has(idea.status)) leftUnseen(queryClient, viewer, idea.id, idea.market);
+  if (event.type === "idea.status" && idea.completed) leftUnseen(queryClient, viewer, idea.id, idea.market);
   eachIdeaQuery(queryClient, idea, idea.id);
   void queryClient.invalidateQueries({ queryKey: ideaKeys.revisions(idea.id) });
 }
