@@ -20,9 +20,7 @@ export function useMarkSeen() {
   const queryClient = useQueryClient();
   return useMutation({
     ...markSeenMutationOptions(),
-    onSuccess: (counts) => {
-      queryClient.setQueryData(unseenCountsKey, counts);
-      void queryClient.invalidateQueries({ queryKey: unseenCountsKey });
-    },
+    // The answer is the server's count after the change: nothing to ask again.
+    onSuccess: (counts) => queryClient.setQueryData(unseenCountsKey, counts),
   });
 }
