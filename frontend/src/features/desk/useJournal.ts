@@ -7,6 +7,9 @@ import { deskKeys, type Journal } from "./types";
 export const journalQueryOptions = queryOptions({
   queryKey: deskKeys.journal,
   queryFn: ({ signal }): Promise<Journal> => unwrap(api.GET("/api/me/journal", { signal }), "Failed to load your journal"),
+  // Kept exact by events (see realtime.ts) and this app's own edits: every new idea card reads it, and a
+  // time-based refetch there would make every open tab call the server when an idea is published.
+  staleTime: Infinity,
 });
 
 export function useJournal(enabled = true) {

@@ -34,7 +34,21 @@ function useSeenBatcher() {
     if (ids.length > 0) mutate({ ideaIds: ids });
   }, [mutate]);
 
-  useEffect(() => flush, [flush]);
+  const schedule = useCallback(() => {
+    // A tab in the background is not being read: what arrives there stays NEW until the customer looks.
+    if (document.visibilityState !== "visible") return;
+    if (pending.current.size > 0 && timer.current === undefined) {
+      timer.current = window.setTimeout(flush, SEEN_BATCH_MS);
+    }
+  }, [flush]);
+
+  useEffect(() => {
+    document.addEventListener("visibilitychange", schedule);
+    return () => {
+      document.removeEventListener("visibilitychange", schedule);
+      flush();
+    };
+  }, [flush, schedule]);
 
   return useCallback(
     (ids: number[]) => {
@@ -44,11 +58,9 @@ function useSeenBatcher() {
           pending.current.add(id);
         }
       }
-      if (pending.current.size > 0 && timer.current === undefined) {
-        timer.current = window.setTimeout(flush, SEEN_BATCH_MS);
-      }
+      schedule();
     },
-    [flush],
+    [schedule],
   );
 }
 

@@ -1,0 +1,15 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { UnseenBell } from "./UnseenBell";
+
+describe("UnseenBell", () => {
+  it("says the count in its name and on the badge", () => {
+    render(<UnseenBell count={1} />);
+    expect(screen.getByRole("img", { name: "1 new idea in all markets" })).toHaveTextContent("1");
+  });
+
+  it("stops at 99+ where the server stops counting", () => {
+    render(<UnseenBell count={201} />);
+    expect(screen.getByRole("img", { name: "99+ new ideas in all markets" })).toHaveTextContent("99+");
+  });
+});
