@@ -38,8 +38,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import realtime  # noqa: E402 - the SSE client, server and database helpers of bench/realtime.py
-from ideas import COLUMNS, rows  # noqa: E402
+import realtime
+from ideas import COLUMNS, rows
 
 BACKEND = realtime.BACKEND
 STORM_DB = "tradeideas_storm"
@@ -68,7 +68,20 @@ async def load_data(url: str, ideas: int, customers: int) -> tuple[list[str], st
         password_hash = await conn.fetchval("SELECT password_hash FROM users WHERE email = 'customer@example.com'")
         now = utcnow()
         users = [
-            (f"storm.customer{i}@example.com", password_hash, "customer", "Storm", str(i), "", 0, True, False, False, now, now)
+            (
+                f"storm.customer{i}@example.com",
+                password_hash,
+                "customer",
+                "Storm",
+                str(i),
+                "",
+                0,
+                True,
+                False,
+                False,
+                now,
+                now,
+            )
             for i in range(customers)
         ]
         await conn.copy_records_to_table(
@@ -86,7 +99,10 @@ async def load_data(url: str, ideas: int, customers: int) -> tuple[list[str], st
         expires = now + timedelta(days=7)
         await conn.copy_records_to_table(
             "sessions",
-            records=[(uid, h, now, now, expires) for uid, (_, h) in zip([*ids, educator], [*tokens, educator_token], strict=True)],
+            records=[
+                (uid, h, now, now, expires)
+                for uid, (_, h) in zip([*ids, educator], [*tokens, educator_token], strict=True)
+            ],
             columns=["user_id", "token_hash", "created_at", "refreshed_at", "expires_at"],
         )
         return [t for t, _ in tokens], educator_token[0]
@@ -163,7 +179,9 @@ async def main() -> None:
     url = realtime.ADMIN_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://") + f"/{STORM_DB}"
     env = {**os.environ, "DATABASE_URL": url, "DATA_DIR": str(data_dir), "DEMO_PASSWORD": realtime.PASSWORD}
     for cmd in ("migrate", "seed"):
-        await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "tradeideas.cli", cmd], env=env, cwd=BACKEND, check=True)
+        await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "tradeideas.cli", cmd], env=env, cwd=BACKEND, check=True
+        )
     tokens, educator = await load_data(url, args.ideas, args.customers)
 
     port = realtime.free_port()
@@ -173,7 +191,7 @@ async def main() -> None:
         "--port", str(port), "--log-level", "info", "--access-log", "--backlog", "4096",
     ]  # fmt: skip
     with log_path.open("wb") as log:
-        server = subprocess.Popen(server_cmd, env=env, cwd=BACKEND, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
+        server = subprocess.Popen(server_cmd, env=env, cwd=BACKEND, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603, ASYNC220
     base = f"http://127.0.0.1:{port}"
     results: dict[str, Any] = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
@@ -207,7 +225,9 @@ async def main() -> None:
                 await page.evaluate(_STAMP, [TIME_FRAME])
 
             body = {**realtime.idea_body(0), "timeFrame": TIME_FRAME}
-            async with httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {educator}"}, timeout=60) as c:
+            async with httpx.AsyncClient(
+                base_url=base, headers={"Authorization": f"Bearer {educator}"}, timeout=60
+            ) as c:
                 log_before = log_path.read_bytes().count(b"\n")
                 sent_at = time.time()
                 (await c.post("/api/trade-ideas", json=body)).raise_for_status()
@@ -224,7 +244,9 @@ async def main() -> None:
                 seen_at = await page.evaluate("window.__stormSeenAt")
                 if seen_at is not None:
                     tab_ms.append(seen_at - sent_at * 1000)
-            labels = [await p.get_by_role("img", name=re.compile("new idea")).first.get_attribute("aria-label") for p in pages]
+            labels = [
+                await p.get_by_role("img", name=re.compile("new idea")).first.get_attribute("aria-label") for p in pages
+            ]
             await browser.close()
         parent.send("stop")
         _, received = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
