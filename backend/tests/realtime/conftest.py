@@ -66,8 +66,12 @@ async def live(settings: Settings) -> AsyncIterator[LiveServer]:
     await server.stop()
 
 
+# Generous: logins hash a password, and a loaded CI machine can take seconds to answer one.
+HTTP_TIMEOUT = httpx.Timeout(30)
+
+
 async def login_token(base_url: str, email: str, role: str) -> str:
-    async with httpx.AsyncClient(base_url=base_url) as c:
+    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, base_url=base_url) as c:
         r = await c.post("/api/auth/login", json={"email": email, "password": DEMO_PASSWORD, "selectedRole": role})
         assert r.status_code == 200, r.text
         token: str = r.json()["sessionToken"]

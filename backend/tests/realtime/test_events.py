@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from starlette.types import Message
 
 from tests.conftest import CUSTOMER
-from tests.realtime.conftest import LiveServer, SSEClient, login_token
+from tests.realtime.conftest import HTTP_TIMEOUT, LiveServer, SSEClient, login_token
 from tradeideas.auth.models import User
 from tradeideas.core.deps import component_of
 from tradeideas.core.events import DomainEvent, EventBus
@@ -211,7 +211,7 @@ async def test_stream_of_a_cached_session(app: FastAPI, live: LiveServer) -> Non
     answers: audience, replay, security headers, and no stream once the session ends."""
     token = await login_token(live.url, CUSTOMER, "customer")
     auth = {"Authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=live.url, headers=auth) as http:
+    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, base_url=live.url, headers=auth) as http:
         assert (await http.get("/api/auth/user")).status_code == 200
         assert (await http.get("/api/events?lastEventId=" + "1" * 21)).status_code == 422
 

@@ -15,7 +15,7 @@ import pytest
 from fastapi import FastAPI
 
 from tests.conftest import CUSTOMER, EDUCATOR_A
-from tests.realtime.conftest import SSEClient, free_port, login_token
+from tests.realtime.conftest import HTTP_TIMEOUT, SSEClient, free_port, login_token
 from tests.realtime.test_events import emit
 from tradeideas.realtime.broker import LISTENER_NAME
 from tradeideas.settings import Settings
@@ -43,8 +43,9 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     async def ready(self) -> None:
-        async with httpx.AsyncClient(base_url=self.url) as c:
-            for _ in range(600):  # a hang guard: on a busy machine starting takes a while
+        deadline = time.monotonic() + 180  # a hang guard: on a busy machine starting takes a while
+        async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, base_url=self.url) as c:
+            while time.monotonic() < deadline:
                 try:
                     if (await c.get("/api/health")).status_code == 200:
                         return
@@ -109,7 +110,9 @@ async def test_events_reach_clients_of_every_process(
 async def _publish_idea(url: str, educator_token: str, **fields: str) -> dict[str, Any]:
     body = {"marketType": "Forex", "orderType": "BUY", "ideaType": "Leverage", "pair": "GBP/USD", "timeFrame": "4H",
             "entry1": "1.2650", "invalidationLevel": "1.2600", "exit1": "1.2750", **fields}  # fmt: skip
-    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {educator_token}"}) as http:
+    async with httpx.AsyncClient(
+        timeout=HTTP_TIMEOUT, base_url=url, headers={"Authorization": f"Bearer {educator_token}"}
+    ) as http:
         r = await http.post("/api/trade-ideas", json=body)
         assert r.status_code == 201, r.text
         created: dict[str, Any] = r.json()
@@ -144,9 +147,9 @@ async def test_logout_in_one_process_ends_the_session_cached_by_another(
     a, b = two_servers
     token = await login_token(a.url, CUSTOMER, "customer")
     headers = {"Authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=b.url, headers=headers) as on_b:
+    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, base_url=b.url, headers=headers) as on_b:
         assert (await on_b.get("/api/trade-ideas?market=forex&status=active")).status_code == 200  # B caches it
-        async with httpx.AsyncClient(base_url=a.url, headers=headers) as on_a:
+        async with httpx.AsyncClient(timeout=HTTP_TIMEOUT, base_url=a.url, headers=headers) as on_a:
             assert (await on_a.post("/api/auth/logout")).status_code == 204
         await _eventually_status(on_b, "/api/trade-ideas?market=forex&status=active", 401)
 
@@ -158,7 +161,9 @@ async def test_an_idea_created_in_one_process_shows_in_anothers_cached_list(
     customer = await login_token(b.url, CUSTOMER, "customer")
     educator = await login_token(a.url, EDUCATOR_A, "educator")
     path = "/api/trade-ideas?market=crypto&status=active"
-    async with httpx.AsyncClient(base_url=b.url, headers={"Authorization": f"Bearer {customer}"}) as on_b:
+    async with httpx.AsyncClient(
+        timeout=HTTP_TIMEOUT, base_url=b.url, headers={"Authorization": f"Bearer {customer}"}
+    ) as on_b:
         before = {i["id"] for i in (await on_b.get(path)).json()["items"]}  # B caches the page
         created = await _publish_idea(a.url, educator, marketType="Crypto", ideaType="Exchange", pair="SOL/USDT")
         assert created["id"] not in before
@@ -187,7 +192,9 @@ async def test_a_cut_listener_degrades_gently_and_reconnects(
         assert cut >= 2
     finally:
         await admin.close()
-    async with httpx.AsyncClient(base_url=b.url, headers={"Authorization": f"Bearer {customer}"}) as on_b:
+    async with httpx.AsyncClient(
+        timeout=HTTP_TIMEOUT, base_url=b.url, headers={"Authorization": f"Bearer {customer}"}
+    ) as on_b:
         for _ in range(20):
             assert (await on_b.get(path)).status_code == 200  # no errors while reconnecting
         created = await _publish_idea(a.url, educator, marketType="Crypto", ideaType="Exchange", pair="ADA/USDT")
@@ -206,10 +213,14 @@ async def test_logout_in_one_process_ends_the_sessions_streams_in_another(
     a, b = two_servers
     token = await login_token(a.url, CUSTOMER, "customer")
     async with SSEClient(b.url, token) as through_route:
-        async with httpx.AsyncClient(base_url=b.url, headers={"Authorization": f"Bearer {token}"}) as on_b:
+        async with httpx.AsyncClient(
+            timeout=HTTP_TIMEOUT, base_url=b.url, headers={"Authorization": f"Bearer {token}"}
+        ) as on_b:
             assert (await on_b.get("/api/auth/user")).status_code == 200  # B caches the session
         async with SSEClient(b.url, token) as with_cached_session:
-            async with httpx.AsyncClient(base_url=a.url, headers={"Authorization": f"Bearer {token}"}) as on_a:
+            async with httpx.AsyncClient(
+                timeout=HTTP_TIMEOUT, base_url=a.url, headers={"Authorization": f"Bearer {token}"}
+            ) as on_a:
                 assert (await on_a.post("/api/auth/logout")).status_code == 204
             assert await through_route.ended()
             assert await with_cached_session.ended()

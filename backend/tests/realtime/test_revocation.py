@@ -7,7 +7,7 @@ import pytest
 from fastapi import FastAPI
 
 from tests.conftest import DEMO_PASSWORD
-from tests.realtime.conftest import LiveServer, SSEClient, login_token
+from tests.realtime.conftest import HTTP_TIMEOUT, LiveServer, SSEClient, login_token
 from tests.realtime.test_events import emit
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role, User
@@ -27,7 +27,9 @@ async def _new_customer(app: FastAPI) -> User:
 
 async def _open_stream(live: LiveServer, token: str, *, from_memory: bool) -> SSEClient:
     if from_memory:  # a request through the route caches the session; the stream then opens in front of it
-        async with httpx.AsyncClient(base_url=live.url, headers={"Authorization": f"Bearer {token}"}) as c:
+        async with httpx.AsyncClient(
+            timeout=HTTP_TIMEOUT, base_url=live.url, headers={"Authorization": f"Bearer {token}"}
+        ) as c:
             assert (await c.get("/api/auth/user")).status_code == 200
     return await SSEClient(live.url, token).__aenter__()
 
@@ -38,7 +40,9 @@ async def test_logout_ends_the_sessions_open_stream(live: LiveServer, from_memor
     token = await login_token(live.url, user.email, "customer")
     stream = await _open_stream(live, token, from_memory=from_memory)
     try:
-        async with httpx.AsyncClient(base_url=live.url, headers={"Authorization": f"Bearer {token}"}) as c:
+        async with httpx.AsyncClient(
+            timeout=HTTP_TIMEOUT, base_url=live.url, headers={"Authorization": f"Bearer {token}"}
+        ) as c:
             assert (await c.post("/api/auth/logout")).status_code == 204
         assert await stream.ended()
     finally:
@@ -55,7 +59,9 @@ async def test_password_change_ends_the_other_sessions_streams_and_keeps_its_own
     own_stream = await _open_stream(live, mine, from_memory=from_memory)
     other_stream = await _open_stream(live, other, from_memory=from_memory)
     try:
-        async with httpx.AsyncClient(base_url=live.url, headers={"Authorization": f"Bearer {mine}"}) as c:
+        async with httpx.AsyncClient(
+            timeout=HTTP_TIMEOUT, base_url=live.url, headers={"Authorization": f"Bearer {mine}"}
+        ) as c:
             body = {"currentPassword": DEMO_PASSWORD, "newPassword": "another-password-1"}
             assert (await c.post("/api/me/password", json=body)).status_code == 200
         assert await other_stream.ended()
