@@ -192,7 +192,10 @@ async def test_record_figures_groups_and_curve(
                 "averageR": 0.75, "totalR": 3.0, "profitFactor": 2.5, "maxDrawdownR": 2.0, "bestR": 3.0,
                 "worstR": -1.0, "deletedAfterPublish": 0}  # fmt: skip
     assert {k: got[k] for k in FIGURES} == expected
-    assert [p["cumulativeR"] for p in got["equityCurve"]] == [2.0, 3.0]  # one point per closing day
+    # One point per completed idea with an R, in closing order (the not-triggered idea has none).
+    assert [p["cumulativeR"] for p in got["equityCurve"]] == [3.0, 2.0, 1.0, 3.0]
+    moments = [p["at"] for p in got["equityCurve"]]
+    assert moments == sorted(moments) and len(set(moments)) == 4
     by_market = {g["key"]: g for g in got["byMarket"]}
     assert (by_market["forex"]["totalR"], by_market["forex"]["active"]) == (2.0, 1)
     assert (by_market["crypto"]["wins"], by_market["crypto"]["totalR"]) == (1, 1.0)
@@ -232,7 +235,10 @@ async def test_list_has_every_educator_and_matches_their_record(customer: httpx.
     for summary in listed[:3]:
         full = await record(customer, summary["educator"]["id"])
         assert {k: summary[k] for k in FIGURES} == {k: full[k] for k in FIGURES}
-        assert summary["equityCurve"] == full["equityCurve"]
+        # The list's sparkline: at most 60 points of the full curve, in order, ending where it ends.
+        line, curve = summary["equityCurve"], full["equityCurve"]
+        assert len(line) <= 60 and line[-1:] == curve[-1:]
+        assert all(point in curve for point in line) and line == sorted(line, key=lambda p: p["at"])
     seeded = next(s for s in listed if s["educator"]["id"] == 7)
     assert seeded["completed"] >= 2 and seeded["equityCurve"]  # the demo history is counted
 

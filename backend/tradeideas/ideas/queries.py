@@ -201,7 +201,8 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
 @dataclass(frozen=True)
 class IdeaFilter:
     """Which ideas a list shows. status: `active` lists open ideas (active and invalidated, shown as
-    INVALID), `completed` the history (successful and unsuccessful); an exact status value filters on it alone."""
+    INVALID), `completed` the history (successful and unsuccessful), `closed` every idea with an outcome
+    (the history and not-triggered ideas: a track record's ideas); an exact status value filters on it alone."""
 
     market: Market | None = None
     idea_type: str | None = None
@@ -221,6 +222,8 @@ async def page_rows(db: AsyncSession, filters: IdeaFilter) -> tuple[list[tuple[T
         query = query.where(TradeIdea.completed == false())
     elif filters.status == "completed":
         query = query.where(TradeIdea.completed == true())
+    elif filters.status == "closed":
+        query = query.where(TradeIdea.closed_at.is_not(None))
     elif filters.status is not None:
         query = query.where(TradeIdea.status == normalise_status(filters.status))
     if filters.idea_type is not None:

@@ -25,7 +25,7 @@ IdeaType = Literal["Leverage", "Exchange"]
 # Query values of the idea list.
 ListMarket = Literal["forex", "crypto"]
 ListIdeaType = Literal["leverage", "exchange"]
-ListStatus = Literal["active", "completed", "pending", "successful", "unsuccessful", "invalidated"]
+ListStatus = Literal["active", "completed", "closed", "pending", "successful", "unsuccessful", "invalidated"]
 MAX_CURSOR_LENGTH = 200
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100

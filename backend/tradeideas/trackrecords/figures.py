@@ -1,11 +1,14 @@
 """The arithmetic of a track record, without the database.
 
 A `Tally` summarises ideas closed in a row (in closing order): counts, R sums, best and worst, and the shape
-of the cumulative R from 0 (highest, lowest, largest peak-to-trough fall). Tallies of consecutive runs
-combine exactly (`then`), so a record is the combination of its stored day rows in closing order.
+of the cumulative R from 0 (highest, lowest, largest peak-to-trough fall). Ideas are added one at a time in
+closing order, so the drawdown is exact; tallies of consecutive runs also combine exactly (`then`).
+A `Book` keeps one tally for the whole record and one per group (market, idea type, ...) in one pass.
 """
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from typing import Any
 
 from tradeideas.ideas.models import IdeaStatus
@@ -37,8 +40,23 @@ class Tally:
             return  # no trade, no R
         if r is None:
             return
-        self.then(Tally(r_count=1, sum_r=r, gain_r=max(r, 0.0), loss_r=min(r, 0.0), best_r=r, worst_r=r,
-                        peak_r=max(r, 0.0), low_r=min(r, 0.0), drawdown_r=max(-r, 0.0)))  # fmt: skip
+        # Written out (not `then`): a book adds every idea of a record to several tallies.
+        self.r_count += 1
+        self.sum_r += r
+        if r > 0:
+            self.gain_r += r
+        else:
+            self.loss_r += r
+        if self.best_r is None or r > self.best_r:
+            self.best_r = r
+        if self.worst_r is None or r < self.worst_r:
+            self.worst_r = r
+        if self.sum_r > self.peak_r:
+            self.peak_r = self.sum_r
+        elif self.sum_r < self.low_r:
+            self.low_r = self.sum_r
+        if self.peak_r - self.sum_r > self.drawdown_r:
+            self.drawdown_r = self.peak_r - self.sum_r
 
     def then(self, later: "Tally") -> "Tally":
         """Append a later run in place (and return self)."""
@@ -65,6 +83,59 @@ class Tally:
 
 
 TALLY_FIELDS = tuple(f.name for f in fields(Tally))
+
+# What a group is keyed by, from one closed idea's (market, idea type, time frame, closed at).
+Grouping = Callable[[str, str, str, datetime], str]
+GROUPINGS: dict[str, Grouping] = {
+    "market": lambda market, _type, _frame, _at: market,
+    "idea_type": lambda _market, idea_type, _frame, _at: idea_type,
+    "time_frame": lambda _market, _type, time_frame, _at: time_frame,
+    "month": lambda _market, _type, _frame, closed_at: closed_at.strftime("%Y-%m"),
+}
+
+
+@dataclass(slots=True)
+class Book:
+    """A whole record and its groups, from closed ideas added in closing order, with the per-idea curve."""
+
+    groupings: tuple[str, ...] = ()
+    whole: Tally = field(default_factory=Tally)
+    groups: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    # (closed at, cumulative R) after every idea with an R, in closing order.
+    curve: list[tuple[datetime, float]] = field(default_factory=list)
+
+    def add(self, market: str, idea_type: str, time_frame: str, status: str, r: float | None, at: datetime) -> None:
+        self.whole.add(status, r)
+        for name in self.groupings:
+            key = (name, GROUPINGS[name](market, idea_type, time_frame, at))
+            tally = self.groups.get(key)
+            if tally is None:
+                tally = self.groups[key] = Tally()
+            tally.add(status, r)
+        if r is not None and status in (IdeaStatus.SUCCESSFUL, IdeaStatus.UNSUCCESSFUL):
+            self.curve.append((at, self.whole.sum_r))
+
+    @classmethod
+    def of(cls, rows: Iterable[Any], groupings: Iterable[str]) -> "Book":
+        """From (market, idea type, time frame, status, R, closed at) rows in closing order."""
+        book = cls(tuple(groupings))
+        for market, idea_type, time_frame, status, r, closed_at in rows:
+            book.add(market, idea_type, time_frame, status, r, closed_at)
+        return book
+
+
+WHOLE = "all"
+# The groups kept as rows; months are only computed for one educator's page.
+STORED_GROUPINGS = ("market", "idea_type", "time_frame")
+SPARKLINE_POINTS = 60
+
+
+def sparkline(curve: list[tuple[datetime, float]], points: int) -> list[tuple[datetime, float]]:
+    """At most `points` points of a per-idea curve, evenly spaced by idea, always with its last point."""
+    if len(curve) <= points:
+        return list(curve)
+    step = len(curve) / (points - 1)
+    return [curve[int(i * step)] for i in range(points - 1)] + [curve[-1]]
 
 
 def _pick(choose: Any, a: float | None, b: float | None) -> float | None:
@@ -99,3 +170,14 @@ def figures(tally: Tally, active: int, withdrawn: int) -> dict[str, Any]:
         "worst_r": None if tally.worst_r is None else _r(tally.worst_r),
         "deleted_after_publish": withdrawn,
     }
+
+
+def total_rows(educator_id: int, book: Book) -> list[dict[str, Any]]:
+    """The `track_record_totals` rows of one educator's record (also written by migration 0008)."""
+    line = [[at.astimezone(UTC).isoformat(), round(r, 2) + 0.0] for at, r in sparkline(book.curve, SPARKLINE_POINTS)]
+    rows = [{"educator_id": educator_id, "grouping": WHOLE, "key": "", "sparkline": line, **book.whole.values()}]
+    rows += [
+        {"educator_id": educator_id, "grouping": grouping, "key": key, "sparkline": None, **tally.values()}
+        for (grouping, key), tally in book.groups.items()
+    ]
+    return rows

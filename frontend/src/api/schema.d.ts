@@ -804,7 +804,7 @@ export interface paths {
         };
         /**
          * List Trade Ideas
-         * @description Ideas newest first; `status=active` open ideas, `status=completed` history; pass nextCursor on.
+         * @description Ideas newest first; `status=active` open, `completed` history, `closed` with an outcome; pass nextCursor on.
          */
         get: operations["list_trade_ideas"];
         put?: never;
@@ -1208,7 +1208,7 @@ export interface components {
             /**
              * At
              * Format: date-time
-             * @description Last closing time of the day
+             * @description When the idea closed
              */
             at: string;
             /** Cumulativer */
@@ -2741,7 +2741,7 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R at the end of each closing day, in order
+             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of at most 60 of those points, evenly spaced by idea, always with the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
@@ -2799,7 +2799,7 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R at the end of each closing day, in order
+             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of at most 60 of those points, evenly spaced by idea, always with the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
@@ -5009,7 +5009,7 @@ export interface operations {
             query?: {
                 market?: ("forex" | "crypto") | null;
                 ideaType?: ("leverage" | "exchange") | null;
-                status?: ("active" | "completed" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
+                status?: ("active" | "completed" | "closed" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
                 educatorId?: number | null;
                 limit?: number;
                 cursor?: string | null;
