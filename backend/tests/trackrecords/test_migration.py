@@ -16,7 +16,6 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.conftest import POSTGRES_URL
-
 from tradeideas.cli import alembic_config
 from tradeideas.settings import Settings
 
@@ -139,7 +138,7 @@ def test_totals_are_filled_in_closing_order_and_downgrade_restores_day_rows(tmp_
                 "opened": at(1),
             }
             for m, mt, st, o, r, h in ideas
-        ],  # fmt: skip
+        ],
     )
     command.upgrade(config, "0008")
     totals = _sql(
