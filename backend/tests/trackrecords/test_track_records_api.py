@@ -2,42 +2,18 @@
 
 import csv
 import io
-import uuid
-from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from typing import Any
 
 import httpx
-import pytest
 from fastapi import FastAPI
-from sqlalchemy import delete
 
 from tests.ideas.test_ideas import create
 from tradeideas.core.clock import Clock
-from tradeideas.core.deps import component_of
-from tradeideas.ideas.models import TradeIdea
 from tradeideas.trackrecords.service import rebuild
 
 FIGURES = ("ideas", "active", "completed", "wins", "losses", "notTriggered", "winRate", "averageR", "totalR",
            "profitFactor", "maxDrawdownR", "bestR", "worstR", "deletedAfterPublish")  # fmt: skip
-
-
-@pytest.fixture
-def clock(app: FastAPI) -> Iterator[Clock]:
-    clock = component_of(app, Clock)
-    yield clock
-    clock.reset()
-
-
-@pytest.fixture
-async def tf(app: FastAPI) -> AsyncIterator[str]:
-    """A time frame of this test's own: filtering on it shows only the ideas the test made. They are removed
-    afterwards (some were published "in the future" by the moved clock, and would stay NEW for other tests)."""
-    time_frame = f"T{uuid.uuid4().hex[:10]}"
-    yield time_frame
-    async with app.state.db.sessionmaker() as s, s.begin():
-        await s.execute(delete(TradeIdea).where(TradeIdea.time_frame == time_frame))
-        await rebuild(s)
 
 
 async def buy(client: httpx.AsyncClient, tf: str, **overrides: Any) -> dict[str, Any]:

@@ -105,6 +105,9 @@ CSV_COLUMNS = ("closedAt", "publishedAt", "pair", "market", "ideaType", "timeFra
                "rMultiple")  # fmt: skip
 
 
+FORMULA_STARTS = ("=", "+", "-", "@")
+
+
 async def completed_ideas_csv(db: AsyncSession, educator_id: int) -> str:
     """The educator's completed ideas (outcome given), oldest first, as CSV with levels, outcome, dates and R."""
     if (await db.execute(_educators().where(User.id == educator_id))).scalar_one_or_none() is None:
@@ -144,8 +147,14 @@ async def completed_ideas_csv(db: AsyncSession, educator_id: int) -> str:
             "" if r is None else f"{r:.2f}",
         ]
         # Spreadsheet formulas are never run from a cell of ours: a leading =, +, - or @ is quoted as text.
-        writer.writerow([f"'{c}" if isinstance(c, str) and c[:1] in "=+-@" and not _number(c) else c for c in cells])
+        writer.writerow(
+            [f"'{c}" if isinstance(c, str) and c[:1] in FORMULA_STARTS and not _number(c) else c for c in cells]
+        )
     return out.getvalue()
+
+
+def _formula(cell: object) -> bool:
+    return isinstance(cell, str) and cell[:1] in FORMULA_STARTS and not _number(cell)
 
 
 def _number(text: str) -> bool:
