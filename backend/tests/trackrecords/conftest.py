@@ -10,6 +10,7 @@ from sqlalchemy import delete
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.service import rebuild
 
 
@@ -29,3 +30,4 @@ async def tf(app: FastAPI) -> AsyncIterator[str]:
     async with app.state.db.sessionmaker() as s, s.begin():
         await s.execute(delete(TradeIdea).where(TradeIdea.time_frame == time_frame))
         await rebuild(s)
+    component_of(app, TrackRecordCache).drop_all()  # changed behind the events' back

@@ -10,6 +10,8 @@ from fastapi import FastAPI
 
 from tests.ideas.test_ideas import create
 from tradeideas.core.clock import Clock
+from tradeideas.core.deps import component_of
+from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.service import rebuild
 
 FIGURES = ("ideas", "active", "completed", "wins", "losses", "notTriggered", "winRate", "averageR", "totalR",
@@ -188,6 +190,7 @@ async def test_record_figures_groups_and_curve(
     before = await record(customer)
     async with app.state.db.sessionmaker() as s, s.begin():
         await rebuild(s)
+    component_of(app, TrackRecordCache).drop_all()
     assert await record(customer) == before
 
 

@@ -66,4 +66,10 @@ class IdeasSeen(DomainEvent):
 
 IDEA_CHANGES = (IdeaCreated, IdeaUpdated, IdeaStatusChanged, IdeaDeleted)
 RECORD_CHANGES = (IdeaRecordChanged, IdeaWithdrawn)
+# Every event about one educator's ideas: each names the educator (`educator_id`).
+EducatorIdeaEvent = IdeaCreated | IdeaUpdated | IdeaStatusChanged | IdeaDeleted | IdeaRecordChanged | IdeaWithdrawn
+EDUCATOR_IDEA_CHANGES: tuple[type[EducatorIdeaEvent], ...] = (
+    *IDEA_CHANGES,
+    *RECORD_CHANGES,
+)
 EVENTS = (*IDEA_CHANGES, *RECORD_CHANGES, IdeasSeen)

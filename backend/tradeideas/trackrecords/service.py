@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any, TypeVar
 
+from pydantic import TypeAdapter
 from sqlalchemy import Select, delete, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +23,7 @@ from tradeideas.auth.models import Role, User
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, record_key
 from tradeideas.trackrecords.figures import STORED_GROUPINGS, TALLY_FIELDS, WHOLE, Book, Tally, figures, total_rows
 from tradeideas.trackrecords.models import TrackRecordTotal, WithdrawnIdea
 from tradeideas.trackrecords.schemas import (
@@ -33,6 +35,7 @@ from tradeideas.trackrecords.schemas import (
 )
 
 EDUCATOR_NOT_FOUND = "Educator not found"
+SUMMARIES = TypeAdapter(list[TrackRecordSummary])
 Q = TypeVar("Q", bound=Select[*tuple[Any, ...]])
 
 
@@ -331,3 +334,24 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> T
         by_month=_groups(book, extra, "month"),
         **figures(book.whole, extra.active.get((WHOLE, ""), 0), extra.withdrawn.get((WHOLE, ""), 0)),
     )
+
+
+async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes:
+    """`track_records` as the JSON sent, from this process's cache when nothing changed since."""
+    body = cache.answer(LIST_KEY)
+    if body is None:
+        generation = cache.generation
+        body = SUMMARIES.dump_json(await track_records(db), by_alias=True)
+        cache.put(LIST_KEY, body, generation)
+    return body
+
+
+async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
+    """`track_record` as the JSON sent, from this process's cache when nothing changed since."""
+    key = record_key(educator_id, f)
+    body = cache.answer(key)
+    if body is None:
+        generation = cache.generation
+        body = (await track_record(db, educator_id, f)).model_dump_json(by_alias=True).encode()
+        cache.put(key, body, generation)
+    return body
