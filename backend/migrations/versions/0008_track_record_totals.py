@@ -53,7 +53,7 @@ def _closed_ideas() -> list[Any]:
     return list(
         op.get_bind().execute(
             sa.text(
-                "SELECT educator_id, market, idea_type, time_frame, status, r_multiple, closed_at FROM trade_ideas"
+                "SELECT educator_id, id, market, idea_type, time_frame, status, r_multiple, closed_at FROM trade_ideas"
                 " WHERE closed_at IS NOT NULL ORDER BY educator_id, closed_at, id"
             )
         )
@@ -68,15 +68,17 @@ def upgrade() -> None:
         sa.Column("key", sa.String(length=32), nullable=False),
         *_tally_columns(),
         sa.Column("sparkline", sa.JSON(), nullable=True),
+        sa.Column("last_closed_at", MOMENT, nullable=True),
+        sa.Column("last_idea_id", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["educator_id"], ["users.id"], name=op.f("fk_track_record_totals_educator_id_users"), ondelete="CASCADE"
         ),
         sa.PrimaryKeyConstraint("educator_id", "grouping", "key", name=op.f("pk_track_record_totals")),
     )
     books: dict[int, Book] = {}
-    for educator_id, market, idea_type, time_frame, status, r, closed_at in _closed_ideas():
+    for educator_id, idea_id, market, idea_type, time_frame, status, r, closed_at in _closed_ideas():
         book = books.setdefault(educator_id, Book(STORED_GROUPINGS))
-        book.add(market, idea_type, time_frame, status, r, _utc(closed_at))
+        book.add(idea_id, market, idea_type, time_frame, status, r, _utc(closed_at))
     totals = sa.table(
         "track_record_totals",
         sa.column("educator_id", sa.Integer()),
@@ -84,6 +86,8 @@ def upgrade() -> None:
         sa.column("key", sa.String()),
         *(sa.column(name, kind) for name, kind, _ in TALLY_COLUMNS),
         sa.column("sparkline", sa.JSON()),
+        sa.column("last_closed_at", MOMENT),
+        sa.column("last_idea_id", sa.Integer()),
     )
     rows = [row for educator_id, book in books.items() for row in total_rows(educator_id, book)]
     if rows:
@@ -108,7 +112,7 @@ def downgrade() -> None:
         sa.PrimaryKeyConstraint(*DAY_KEYS, name=op.f("pk_track_record_days")),
     )
     days: dict[tuple[object, ...], tuple[Tally, datetime, datetime]] = {}
-    for educator_id, market, idea_type, time_frame, status, r, closed_at in _closed_ideas():
+    for educator_id, _id, market, idea_type, time_frame, status, r, closed_at in _closed_ideas():
         closed = _utc(closed_at)
         key = (educator_id, closed.date(), market, idea_type, time_frame)
         tally, first, _ = days.get(key) or (Tally(), closed, closed)

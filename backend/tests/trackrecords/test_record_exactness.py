@@ -15,8 +15,10 @@ from sqlalchemy import select
 from tests.trackrecords.test_track_records_api import FIGURES, buy, complete, record
 from tradeideas.core.clock import Clock
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.trackrecords import figures
 from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, total_rows
 from tradeideas.trackrecords.models import TrackRecordTotal
+from tradeideas.trackrecords.service import refresh_totals
 
 CRYPTO = {"pair": "BTC/USDT", "marketType": "Crypto", "entry1": "100", "invalidationLevel": "90", "exit1": "120"}
 
@@ -87,7 +89,7 @@ async def _recomputed(app: FastAPI, educator_id: int) -> dict[tuple[str, str], d
         book = Book(STORED_GROUPINGS)
         for i in ideas:
             assert i.closed_at is not None
-            book.add(i.market, i.idea_type, i.time_frame, i.status, i.r_multiple, i.closed_at)
+            book.add(i.id, i.market, i.idea_type, i.time_frame, i.status, i.r_multiple, i.closed_at)
     return {(r["grouping"], r["key"]): r for r in total_rows(educator_id, book)}
 
 
@@ -112,12 +114,21 @@ OUTCOMES = [
 
 
 async def test_stored_totals_equal_a_recomputation_after_any_changes(
-    app: FastAPI, educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, clock: Clock, tf: str
+    app: FastAPI,
+    educator_a: httpx.AsyncClient,
+    customer: httpx.AsyncClient,
+    clock: Clock,
+    tf: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # A sparkline of 3 points, so ideas added at the end thin it out several times during the walk.
+    monkeypatch.setattr(figures, "SPARKLINE_POINTS", 3)
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await refresh_totals(s, 1)
     rng = random.Random(10)
     ideas: list[dict[str, Any]] = []
     closed: set[int] = set()
-    for step in range(40):
+    for step in range(60):
         action = rng.choice(["publish", "publish", "complete", "complete", "regrade", "reopen", "edit", "delete"])
         if action == "publish" or not ideas:
             ideas.append(await buy(educator_a, tf, **(CRYPTO if rng.random() < 0.4 else {})))
@@ -155,3 +166,6 @@ async def test_stored_totals_equal_a_recomputation_after_any_changes(
             full = await record(customer, 1)
             assert {k: listed[k] for k in FIGURES} == {k: full[k] for k in FIGURES}
     assert closed, "the walk completed some ideas"
+    monkeypatch.undo()
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await refresh_totals(s, 1)

@@ -3,6 +3,8 @@
 from datetime import date, datetime
 from typing import Literal
 
+from pydantic import Field
+
 from tradeideas.core.events import DomainEvent
 from tradeideas.ideas.schemas import IdeaOut, IdeaType, ListMarket
 
@@ -36,6 +38,9 @@ class IdeaRecordChanged(DomainEvent):
     type: Literal["idea.record"] = "idea.record"
     educator_id: int
     days: list[date]
+    closed_idea_id: int | None = Field(
+        default=None, description="The idea that was open and has just closed (the record grows at its end)"
+    )
 
 
 class IdeaWithdrawn(DomainEvent):

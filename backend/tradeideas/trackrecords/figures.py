@@ -6,7 +6,7 @@ closing order, so the drawdown is exact; tallies of consecutive runs also combin
 A `Book` keeps one tally for the whole record and one per group (market, idea type, ...) in one pass.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -86,6 +86,7 @@ TALLY_FIELDS = tuple(f.name for f in fields(Tally))
 
 # What a group is keyed by, from one closed idea's (market, idea type, time frame, closed at).
 Grouping = Callable[[str, str, str, datetime], str]
+Point = tuple[datetime, float]
 GROUPINGS: dict[str, Grouping] = {
     "market": lambda market, _type, _frame, _at: market,
     "idea_type": lambda _market, idea_type, _frame, _at: idea_type,
@@ -103,8 +104,13 @@ class Book:
     groups: dict[tuple[str, str], Tally] = field(default_factory=dict)
     # (closed at, cumulative R) after every idea with an R, in closing order.
     curve: list[tuple[datetime, float]] = field(default_factory=list)
+    # The last idea added (closing order is closed at, then id): later ones may be appended to stored totals.
+    last: tuple[datetime, int] | None = None
 
-    def add(self, market: str, idea_type: str, time_frame: str, status: str, r: float | None, at: datetime) -> None:
+    def add(
+        self, idea_id: int, market: str, idea_type: str, time_frame: str, status: str, r: float | None, at: datetime
+    ) -> None:
+        self.last = (at, idea_id)
         self.whole.add(status, r)
         for name in self.groupings:
             key = (name, GROUPINGS[name](market, idea_type, time_frame, at))
@@ -117,10 +123,10 @@ class Book:
 
     @classmethod
     def of(cls, rows: Iterable[Any], groupings: Iterable[str]) -> "Book":
-        """From (market, idea type, time frame, status, R, closed at) rows in closing order."""
+        """From (id, market, idea type, time frame, status, R, closed at) rows in closing order."""
         book = cls(tuple(groupings))
-        for market, idea_type, time_frame, status, r, closed_at in rows:
-            book.add(market, idea_type, time_frame, status, r, closed_at)
+        for row in rows:
+            book.add(*row)
         return book
 
 
@@ -130,12 +136,36 @@ STORED_GROUPINGS = ("market", "idea_type", "time_frame")
 SPARKLINE_POINTS = 60
 
 
-def sparkline(curve: list[tuple[datetime, float]], points: int) -> list[tuple[datetime, float]]:
-    """At most `points` points of a per-idea curve, evenly spaced by idea, always with its last point."""
-    if len(curve) <= points:
-        return list(curve)
-    step = len(curve) / (points - 1)
-    return [curve[int(i * step)] for i in range(points - 1)] + [curve[-1]]
+def _sparkline_step(ideas: int) -> int:
+    """Every `step`-th idea is a sparkline point: the smallest power of two keeping them within the limit."""
+    step = 1
+    while ideas // step > SPARKLINE_POINTS:
+        step *= 2
+    return step
+
+
+def sparkline(curve: Sequence[Point]) -> list[Point]:
+    """At most `SPARKLINE_POINTS` (+ 1) points of a per-idea curve: every `step`-th idea's, then the last one's.
+
+    Chosen so a new idea at the end extends it without the whole curve (`extend_sparkline`)."""
+    step = _sparkline_step(len(curve))
+    line = list(curve[step - 1 :: step])
+    if len(curve) % step:
+        line.append(curve[-1])
+    return line
+
+
+def extend_sparkline(line: list[Point], ideas: int, point: Point) -> list[Point]:
+    """`sparkline(curve + [point])` from `line = sparkline(curve)` and `ideas = len(curve)`."""
+    step, new_step = _sparkline_step(ideas), _sparkline_step(ideas + 1)
+    sampled = line[: ideas // step]
+    if (ideas + 1) % step == 0:
+        sampled.append(point)
+    if new_step != step:  # keep every other point
+        sampled = sampled[1::2]
+    if (ideas + 1) % new_step:
+        sampled.append(point)
+    return sampled
 
 
 def _pick(choose: Any, a: float | None, b: float | None) -> float | None:
@@ -174,10 +204,21 @@ def figures(tally: Tally, active: int, withdrawn: int) -> dict[str, Any]:
 
 def total_rows(educator_id: int, book: Book) -> list[dict[str, Any]]:
     """The `track_record_totals` rows of one educator's record (also written by migration 0008)."""
-    line = [[at.astimezone(UTC).isoformat(), round(r, 2) + 0.0] for at, r in sparkline(book.curve, SPARKLINE_POINTS)]
-    rows = [{"educator_id": educator_id, "grouping": WHOLE, "key": "", "sparkline": line, **book.whole.values()}]
+    at, idea_id = book.last or (None, None)
+    whole = {"sparkline": stored_sparkline(sparkline(book.curve)), "last_closed_at": at, "last_idea_id": idea_id}
+    rows = [{"educator_id": educator_id, "grouping": WHOLE, "key": "", **whole, **book.whole.values()}]
+    only_whole = {"sparkline": None, "last_closed_at": None, "last_idea_id": None}
     rows += [
-        {"educator_id": educator_id, "grouping": grouping, "key": key, "sparkline": None, **tally.values()}
+        {"educator_id": educator_id, "grouping": grouping, "key": key, **only_whole, **tally.values()}
         for (grouping, key), tally in book.groups.items()
     ]
     return rows
+
+
+def stored_sparkline(line: Sequence[Point]) -> list[list[Any]]:
+    """As kept in `track_record_totals.sparkline` (JSON): [[closed at (ISO), cumulative R (exact)], ...]."""
+    return [[at.astimezone(UTC).isoformat(), r] for at, r in line]
+
+
+def loaded_sparkline(stored: Sequence[Sequence[Any]] | None) -> list[Point]:
+    return [(datetime.fromisoformat(at), r) for at, r in stored or []]

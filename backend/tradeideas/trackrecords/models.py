@@ -40,8 +40,11 @@ class TrackRecordTotal(Base):
     peak_r: Mapped[float] = mapped_column(Float, default=0.0)
     low_r: Mapped[float] = mapped_column(Float, default=0.0)
     drawdown_r: Mapped[float] = mapped_column(Float, default=0.0)
-    # Whole record only: the equity sparkline, [[closed at (ISO), cumulative R], ...] (see `figures.sparkline`).
+    # Whole record only: the equity sparkline, [[closed at (ISO), cumulative R], ...] (see `figures.sparkline`),
+    # and the last idea counted, in closing order (closed at, id): an idea closing after it is simply added.
     sparkline: Mapped[list[list[Any]] | None] = mapped_column(JSON, default=None)
+    last_closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    last_idea_id: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class WithdrawnIdea(Base):

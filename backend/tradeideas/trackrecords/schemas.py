@@ -48,7 +48,7 @@ class TrackRecordSummary(RecordFigures):
     educator: EducatorProfile
     equity_curve: list[CurvePoint] = Field(
         description="Cumulative R after each completed idea with an R, in closing order; in the educators list "
-        "a sparkline of at most 60 of those points, evenly spaced by idea, always with the last one"
+        "a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one"
     )
 
 

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, time
 from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
-from sqlalchemy import Select, delete, func, insert, select
+from sqlalchemy import Select, delete, func, insert, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import Role, User
@@ -24,7 +24,18 @@ from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, record_key
-from tradeideas.trackrecords.figures import STORED_GROUPINGS, TALLY_FIELDS, WHOLE, Book, Tally, figures, total_rows
+from tradeideas.trackrecords.figures import (
+    STORED_GROUPINGS,
+    TALLY_FIELDS,
+    WHOLE,
+    Book,
+    Tally,
+    extend_sparkline,
+    figures,
+    loaded_sparkline,
+    stored_sparkline,
+    total_rows,
+)
 from tradeideas.trackrecords.models import TrackRecordTotal, WithdrawnIdea
 from tradeideas.trackrecords.schemas import (
     CurvePoint,
@@ -46,10 +57,11 @@ def _start_of(day: date) -> datetime:
     return datetime.combine(day, time.min, UTC)
 
 
-def _closed_ideas() -> Select[str, str, str, str, float | None, datetime | None]:
-    """(market, idea type, time frame, status, R, closed at) of closed ideas, in closing order."""
+def _closed_ideas() -> Select[int, str, str, str, str, float | None, datetime | None]:
+    """(id, market, idea type, time frame, status, R, closed at) of closed ideas, in closing order."""
     return (
         select(
+            TradeIdea.id,
             TradeIdea.market,
             TradeIdea.idea_type,
             TradeIdea.time_frame,
@@ -62,11 +74,10 @@ def _closed_ideas() -> Select[str, str, str, str, float | None, datetime | None]
     )
 
 
-async def refresh_totals(db: AsyncSession, educator_id: int) -> None:
+async def refresh_totals(db: AsyncSession, educator_id: int, locked: bool = False) -> None:
     """Rewrite the educator's stored totals from their closed ideas (one index range, in closing order)."""
-    if db.get_bind().dialect.name == "postgresql":
-        # One writer per educator at a time: each recomputation then sees the other's committed change.
-        await db.execute(select(User.id).where(User.id == educator_id).with_for_update())
+    if not locked:
+        await _lock(db, educator_id)
     rows = await db.execute(_closed_ideas().where(TradeIdea.educator_id == educator_id))
     book = Book.of(rows, STORED_GROUPINGS)
     await db.execute(delete(TrackRecordTotal).where(TrackRecordTotal.educator_id == educator_id))
@@ -82,8 +93,52 @@ async def rebuild(db: AsyncSession) -> None:
         await refresh_totals(db, educator_id)
 
 
+async def _lock(db: AsyncSession, educator_id: int) -> None:
+    if db.get_bind().dialect.name == "postgresql":
+        # One writer per educator at a time: each then reads the totals the other committed.
+        await db.execute(select(User.id).where(User.id == educator_id).with_for_update())
+
+
+async def _append(db: AsyncSession, educator_id: int, idea_id: int) -> bool:
+    """Add a just-closed idea to the stored totals, if it closed after every idea they count (the usual case:
+    closing order is closing time). False when it did not: the totals must then be recomputed."""
+    idea = await db.get(TradeIdea, idea_id)
+    if idea is None or idea.closed_at is None:
+        return False
+    t = TrackRecordTotal
+    keys = [(WHOLE, ""), ("market", idea.market), ("idea_type", idea.idea_type), ("time_frame", idea.time_frame)]
+    found = await db.execute(
+        select(t).where(t.educator_id == educator_id, tuple_(t.grouping, t.key).in_(keys)).with_for_update()
+    )
+    rows = {(row.grouping, row.key): row for row in found.scalars()}
+    whole = rows.get((WHOLE, ""))
+    if whole is not None and (whole.last_closed_at is None or whole.last_idea_id is None
+                              or (idea.closed_at, idea.id) <= (whole.last_closed_at, whole.last_idea_id)):  # fmt: skip
+        return False
+    for grouping, key in keys:
+        row = rows.get((grouping, key)) or TrackRecordTotal(educator_id=educator_id, grouping=grouping, key=key,
+                                                            **Tally().values())  # fmt: skip
+        tally = Tally.of(row)
+        before = tally.r_count
+        tally.add(idea.status, idea.r_multiple)
+        for name, value in tally.values().items():
+            setattr(row, name, value)
+        if grouping == WHOLE:
+            if tally.r_count > before:
+                point = (idea.closed_at, tally.sum_r)
+                row.sparkline = stored_sparkline(extend_sparkline(loaded_sparkline(row.sparkline), before, point))
+            elif row.sparkline is None:
+                row.sparkline = []
+            row.last_closed_at, row.last_idea_id = idea.closed_at, idea.id
+        db.add(row)
+    await db.flush()
+    return True
+
+
 async def on_record_changed(db: AsyncSession, event: IdeaRecordChanged) -> None:
-    await refresh_totals(db, event.educator_id)
+    await _lock(db, event.educator_id)
+    if event.closed_idea_id is None or not await _append(db, event.educator_id, event.closed_idea_id):
+        await refresh_totals(db, event.educator_id, locked=True)
 
 
 async def on_withdrawn(db: AsyncSession, event: IdeaWithdrawn) -> None:
@@ -309,7 +364,7 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
         out.append(
             TrackRecordSummary(
                 educator=_profile(e),
-                equity_curve=[CurvePoint(at=datetime.fromisoformat(at), cumulative_r=cr) for at, cr in line or []],
+                equity_curve=_curve(loaded_sparkline(line)),
                 **figures(tally, counts.active.get((WHOLE, ""), 0), counts.withdrawn.get((WHOLE, ""), 0)),
             )
         )

@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * List Track Records
-         * @description Every educator's whole track record with an equity curve, for the educators list.
+         * @description Every educator's whole track record with an equity sparkline, for the educators list.
          */
         get: operations["list_track_records"];
         put?: never;
@@ -1618,6 +1618,12 @@ export interface components {
          * @description An educator's track record changed on these closing days (an idea completed, was reset or re-graded).
          */
         IdeaRecordChanged: {
+            /**
+             * Closedideaid
+             * @description The idea that was open and has just closed (the record grows at its end)
+             * @default null
+             */
+            closedIdeaId: number | null;
             /** Days */
             days: string[];
             /** Educatorid */
@@ -2741,7 +2747,7 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of at most 60 of those points, evenly spaced by idea, always with the last one
+             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
@@ -2799,7 +2805,7 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of at most 60 of those points, evenly spaced by idea, always with the last one
+             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
