@@ -91,7 +91,7 @@ GROUPINGS: dict[str, Grouping] = {
     "market": lambda market, _type, _frame, _at: market,
     "idea_type": lambda _market, idea_type, _frame, _at: idea_type,
     "time_frame": lambda _market, _type, time_frame, _at: time_frame,
-    "month": lambda _market, _type, _frame, closed_at: closed_at.strftime("%Y-%m"),
+    "month": lambda _market, _type, _frame, closed_at: f"{closed_at.year:04d}-{closed_at.month:02d}",
 }
 
 

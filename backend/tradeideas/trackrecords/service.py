@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any, TypeVar
 
+import orjson
 from pydantic import TypeAdapter
 from sqlalchemy import Select, delete, func, insert, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -29,6 +30,7 @@ from tradeideas.trackrecords.figures import (
     TALLY_FIELDS,
     WHOLE,
     Book,
+    Point,
     Tally,
     extend_sparkline,
     figures,
@@ -371,8 +373,9 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
     return out
 
 
-async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> TrackRecord:
-    """One educator's record, filtered, with figures per market, idea type, time frame and month."""
+async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> tuple[TrackRecord, list[Point]]:
+    """One educator's record, filtered, with figures per market, idea type, time frame and month, and its
+    equity curve apart (`equity_curve` left empty: see `track_record_json`)."""
     educator = (await db.execute(_educators().where(User.id == educator_id))).scalar_one_or_none()
     if educator is None:
         raise NotFound(EDUCATOR_NOT_FOUND)
@@ -380,15 +383,24 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> T
                                    TradeIdea.closed_at))  # fmt: skip
     book = Book.of(rows, (*STORED_GROUPINGS, "month"))
     extra = (await _open_and_withdrawn(db, [educator_id], f))[educator_id]
-    return TrackRecord(
+    record = TrackRecord(
         educator=_profile(educator),
-        equity_curve=_curve(book.curve),
+        equity_curve=[],
         by_market=_groups(book, extra, "market"),
         by_idea_type=_groups(book, extra, "idea_type"),
         by_time_frame=_groups(book, extra, "time_frame"),
         by_month=_groups(book, extra, "month"),
         **figures(book.whole, extra.active.get((WHOLE, ""), 0), extra.withdrawn.get((WHOLE, ""), 0)),
     )
+    return record, book.curve
+
+
+def _with_curve(record: TrackRecord, curve: list[Point]) -> bytes:
+    """The record as JSON, its curve encoded straight from the points: thousands of them, one model each
+    would cost more than the rest of the answer (`at` as pydantic writes it: ISO 8601 ending in Z)."""
+    data = record.model_dump(mode="json", by_alias=True)
+    data["equityCurve"] = [{"at": at, "cumulativeR": round(r, 2) + 0.0} for at, r in curve]
+    return orjson.dumps(data, option=orjson.OPT_UTC_Z)
 
 
 async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes:
@@ -407,6 +419,6 @@ async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_
     body = cache.answer(key)
     if body is None:
         generation = cache.generation
-        body = (await track_record(db, educator_id, f)).model_dump_json(by_alias=True).encode()
+        body = _with_curve(*await track_record(db, educator_id, f))
         cache.put(key, body, generation)
     return body
