@@ -125,9 +125,13 @@ class Book:
     def of(cls, rows: Iterable[Any], groupings: Iterable[str]) -> "Book":
         """From (id, market, idea type, time frame, status, R, closed at) rows in closing order."""
         book = cls(tuple(groupings))
-        for row in rows:
-            book.add(*row)
+        book.add_rows(rows)
         return book
+
+    def add_rows(self, rows: Iterable[Any]) -> None:
+        """(id, market, idea type, time frame, status, R, closed at) rows in closing order, after the others."""
+        for row in rows:
+            self.add(*row)
 
 
 WHOLE = "all"
