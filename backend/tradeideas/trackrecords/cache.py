@@ -6,7 +6,10 @@ profile changes; this process hears its own events at commit, before its respons
 when PostgreSQL delivers the NOTIFY (see `core.cache` for what happens while it cannot).
 """
 
-from collections.abc import Callable, Hashable, MutableMapping
+import asyncio
+import contextlib
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
 
 from tradeideas.core.cache import EventGuardedCache
 
@@ -23,6 +26,33 @@ class TrackRecordCache(EventGuardedCache):
         super().__init__(maxsize, max_age_seconds, live)
         # Answers carry whole equity curves (up to one point per completed idea): keep fewer of them.
         self._answers: MutableMapping[Key, bytes] = self.store(maxsize // 10)
+        # One lock per answer being built; gone when no request holds or awaits it.
+        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def answer_or_build(self, key: Key, build: Callable[[], Awaitable[bytes]]) -> bytes:
+        """The cached answer, or one built now. Requests missing the same answer at once wait for the first
+        to build it rather than all building it (after every drop, several readers miss together)."""
+        body = self.answer(key)
+        if body is not None:
+            return body
+        async with self._building(key):
+            body = self.answer(key)  # built by the request we waited for
+            if body is None:
+                generation = self.generation
+                body = await build()
+                self.put(key, body, generation)
+        return body
+
+    @contextlib.asynccontextmanager
+    async def _building(self, key: Key) -> AsyncIterator[None]:
+        if not self.usable():  # nothing would be kept: no reason to wait for each other
+            yield
+            return
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        async with lock:
+            yield
 
     def answer(self, key: Key) -> bytes | None:
         return self._answers.get(key) if self.usable() else None

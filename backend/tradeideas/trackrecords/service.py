@@ -409,20 +409,17 @@ def _with_curve(record: TrackRecord, curve: list[Point]) -> bytes:
 
 async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes:
     """`track_records` as the JSON sent, from this process's cache when nothing changed since."""
-    body = cache.answer(LIST_KEY)
-    if body is None:
-        generation = cache.generation
-        body = SUMMARIES.dump_json(await track_records(db), by_alias=True)
-        cache.put(LIST_KEY, body, generation)
-    return body
+
+    async def build() -> bytes:
+        return SUMMARIES.dump_json(await track_records(db), by_alias=True)
+
+    return await cache.answer_or_build(LIST_KEY, build)
 
 
 async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
     """`track_record` as the JSON sent, from this process's cache when nothing changed since."""
-    key = record_key(educator_id, f)
-    body = cache.answer(key)
-    if body is None:
-        generation = cache.generation
-        body = _with_curve(*await track_record(db, educator_id, f))
-        cache.put(key, body, generation)
-    return body
+
+    async def build() -> bytes:
+        return _with_curve(*await track_record(db, educator_id, f))
+
+    return await cache.answer_or_build(record_key(educator_id, f), build)
