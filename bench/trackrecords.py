@@ -95,7 +95,8 @@ async def load_data(settings: Settings, ideas: int, open_ideas: int) -> None:
     conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
     try:
         await conn.execute("ANALYZE")
-        print("day rows:", await conn.fetchval("SELECT count(*) FROM track_record_days"), flush=True)
+        closed = await conn.fetchval("SELECT count(*) FROM trade_ideas WHERE closed_at IS NOT NULL")
+        print(f"completed ideas in the database: {closed:,}", flush=True)
     finally:
         await conn.close()
 
@@ -129,7 +130,8 @@ async def reader(
 
 
 async def completer(port: int, tokens: dict[int, str], every: float, stop_at: float, done: list[float]) -> None:
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+    # A slow server must show as slow completions, not end the run (httpx's default timeout is 5 s).
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
         ids: list[int] = []
         for educator_id, token in tokens.items():
             query = {"educatorId": educator_id, "status": "active", "limit": 100}
@@ -179,6 +181,7 @@ async def run(port: int, args: argparse.Namespace) -> dict[str, object]:
         "one_requests": len(ones), "one_p50_ms": pct(ones, 50), "one_p99_ms": pct(ones, 99),
         "rps": (len(lists) + len(ones)) / args.duration, "errors": len(errors),
         "completions": len(completions), "completion_p50_ms": pct(completions, 50),
+        "completion_p99_ms": pct(completions, 99),
     }  # fmt: skip
 
 

@@ -55,6 +55,7 @@ from tradeideas.realtime.router import router as realtime_router
 from tradeideas.realtime.schemas import document_events
 from tradeideas.settings import Settings, get_settings
 from tradeideas.trackrecords import service as track_records
+from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.router import router as track_records_router
 
 # Routes are matched in order: the busiest (the idea lists, the event stream) come first.
@@ -79,6 +80,7 @@ def subscribe(
     public_config: PublicConfigCache,
     push: PushRuntime,
     broker: Broker,
+    records: TrackRecordCache,
 ) -> None:
     """Who reacts to which event: the one place where domains are wired to each other's changes."""
 
@@ -94,6 +96,10 @@ def subscribe(
         if event.role == Role.EDUCATOR:  # names and photos appear on ideas, URL slugs in the public config
             ideas.drop_pages()
             public_config.clear()
+            records.drop_all()  # profiles are part of every record
+
+    def educator_ideas_changed(event: idea_events.EducatorIdeaEvent) -> None:
+        records.drop_educator(event.educator_id)
 
     bus.during(IdeaCreated, queue_pushes)  # same transaction: the deliveries commit with the idea
     # Same transaction: a track record never differs from the ideas it counts.
@@ -103,6 +109,8 @@ def subscribe(
     bus.during(IdeaStatusChanged, queue_closed_pushes)  # ideaClosed pushes, when the status ends the idea
     bus.after_commit(IdeaStatusChanged, push.wake)
     bus.after_commit(idea_events.IDEA_CHANGES, ideas.drop_pages)
+    # Open ideas are counted in records too: any change to an educator's ideas drops their answers.
+    bus.after_commit(idea_events.EDUCATOR_IDEA_CHANGES, educator_ideas_changed)
     bus.after_commit(IdeasSeen, lambda event: ideas.forget_seen(event.user_id))
     bus.after_commit(UserChanged, user_changed)
     # The audit log records educators' deletions and login lockouts in the transaction that makes them.
@@ -121,14 +129,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     session_cache = SessionCache(cache_size, cache_age, lambda: broker.events_live)
     idea_cache = IdeaCache(cache_size, cache_age, lambda: broker.events_live)
     public_config = PublicConfigCache(cache_size > 0, cache_age, lambda: broker.events_live)
+    record_cache = TrackRecordCache(cache_size, cache_age, lambda: broker.events_live)
     push = PushRuntime(db, settings)
-    subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker)
+    subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker, record_cache)
 
     # Changes made elsewhere may have been missed while the listener was down (and caches were short-lived).
     def events_live_changed(_live: bool) -> None:
         session_cache.clear()
         idea_cache.clear()
         public_config.clear()
+        record_cache.clear()
 
     broker.live_listeners.append(events_live_changed)
 
@@ -161,7 +171,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/openapi.json",
     )
     idea_pages = IdeaPages(db, idea_cache)
-    components = (settings, db, bus, broker, session_cache, idea_cache, idea_pages, public_config, push, Clock())
+    components = (
+        settings,
+        db,
+        bus,
+        broker,
+        session_cache,
+        idea_cache,
+        idea_pages,
+        public_config,
+        record_cache,
+        push,
+        Clock(),
+    )
     register_components(app, *components)
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.
     app.state.settings, app.state.db = settings, db

@@ -10,7 +10,7 @@ from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaRevision, 
 from tradeideas.media.models import MediaFile
 from tradeideas.push.models import PushDelivery, PushSubscription
 from tradeideas.realtime.models import Event
-from tradeideas.trackrecords.models import TrackRecordDay, WithdrawnIdea
+from tradeideas.trackrecords.models import TrackRecordTotal, WithdrawnIdea
 
 __all__ = [
     "AccountToken",
@@ -33,7 +33,7 @@ __all__ = [
     "PushSubscription",
     "RiskSettings",
     "Session",
-    "TrackRecordDay",
+    "TrackRecordTotal",
     "TradeIdea",
     "User",
     "WithdrawnIdea",

@@ -1,5 +1,6 @@
 """R arithmetic and outcome rules, without the database."""
 
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -7,7 +8,8 @@ import pytest
 from tradeideas.core.errors import Invalid
 from tradeideas.ideas.models import IdeaStatus
 from tradeideas.ideas.outcomes import Levels, manual_status, parse_level, r_multiple, resolve_outcome
-from tradeideas.trackrecords.figures import Tally, figures
+from tradeideas.trackrecords import figures as figures_module
+from tradeideas.trackrecords.figures import Tally, extend_sparkline, figures, sparkline
 
 
 def levels(order: str = "BUY", e1: str = "100", e2: str | None = None, inv: str = "90", x1: str = "120",
@@ -121,3 +123,17 @@ def test_no_ideas_means_no_rates() -> None:
     out = figures(Tally(), 0, 0)
     assert out["win_rate"] is None and out["average_r"] is None and out["profit_factor"] is None
     assert out["total_r"] == 0.0 and out["best_r"] is None and out["max_drawdown_r"] == 0.0
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5, 60])
+def test_a_sparkline_extended_by_one_idea_equals_one_made_from_the_whole_curve(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    monkeypatch.setattr(figures_module, "SPARKLINE_POINTS", limit)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    curve = [(start + timedelta(hours=i), float(i % 7 - 3)) for i in range(400)]
+    line: list[tuple[datetime, float]] = []
+    for n, point in enumerate(curve):
+        line = extend_sparkline(line, n, point)
+        assert line == sparkline(curve[: n + 1])
+        assert len(line) <= limit + 1 and line[-1] == point

@@ -2,42 +2,20 @@
 
 import csv
 import io
-import uuid
-from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from typing import Any
 
 import httpx
-import pytest
 from fastapi import FastAPI
-from sqlalchemy import delete
 
 from tests.ideas.test_ideas import create
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
-from tradeideas.ideas.models import TradeIdea
+from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.service import rebuild
 
 FIGURES = ("ideas", "active", "completed", "wins", "losses", "notTriggered", "winRate", "averageR", "totalR",
            "profitFactor", "maxDrawdownR", "bestR", "worstR", "deletedAfterPublish")  # fmt: skip
-
-
-@pytest.fixture
-def clock(app: FastAPI) -> Iterator[Clock]:
-    clock = component_of(app, Clock)
-    yield clock
-    clock.reset()
-
-
-@pytest.fixture
-async def tf(app: FastAPI) -> AsyncIterator[str]:
-    """A time frame of this test's own: filtering on it shows only the ideas the test made. They are removed
-    afterwards (some were published "in the future" by the moved clock, and would stay NEW for other tests)."""
-    time_frame = f"T{uuid.uuid4().hex[:10]}"
-    yield time_frame
-    async with app.state.db.sessionmaker() as s, s.begin():
-        await s.execute(delete(TradeIdea).where(TradeIdea.time_frame == time_frame))
-        await rebuild(s)
 
 
 async def buy(client: httpx.AsyncClient, tf: str, **overrides: Any) -> dict[str, Any]:
@@ -192,7 +170,10 @@ async def test_record_figures_groups_and_curve(
                 "averageR": 0.75, "totalR": 3.0, "profitFactor": 2.5, "maxDrawdownR": 2.0, "bestR": 3.0,
                 "worstR": -1.0, "deletedAfterPublish": 0}  # fmt: skip
     assert {k: got[k] for k in FIGURES} == expected
-    assert [p["cumulativeR"] for p in got["equityCurve"]] == [2.0, 3.0]  # one point per closing day
+    # One point per completed idea with an R, in closing order (the not-triggered idea has none).
+    assert [p["cumulativeR"] for p in got["equityCurve"]] == [3.0, 2.0, 1.0, 3.0]
+    moments = [p["at"] for p in got["equityCurve"]]
+    assert moments == sorted(moments) and len(set(moments)) == 4
     by_market = {g["key"]: g for g in got["byMarket"]}
     assert (by_market["forex"]["totalR"], by_market["forex"]["active"]) == (2.0, 1)
     assert (by_market["crypto"]["wins"], by_market["crypto"]["totalR"]) == (1, 1.0)
@@ -209,6 +190,7 @@ async def test_record_figures_groups_and_curve(
     before = await record(customer)
     async with app.state.db.sessionmaker() as s, s.begin():
         await rebuild(s)
+    component_of(app, TrackRecordCache).drop_all()
     assert await record(customer) == before
 
 
@@ -232,7 +214,10 @@ async def test_list_has_every_educator_and_matches_their_record(customer: httpx.
     for summary in listed[:3]:
         full = await record(customer, summary["educator"]["id"])
         assert {k: summary[k] for k in FIGURES} == {k: full[k] for k in FIGURES}
-        assert summary["equityCurve"] == full["equityCurve"]
+        # The list's sparkline: at most 61 points of the full curve, in order, ending where it ends.
+        line, curve = summary["equityCurve"], full["equityCurve"]
+        assert len(line) <= 61 and line[-1:] == curve[-1:]
+        assert all(point in curve for point in line) and line == sorted(line, key=lambda p: p["at"])
     seeded = next(s for s in listed if s["educator"]["id"] == 7)
     assert seeded["completed"] >= 2 and seeded["equityCurve"]  # the demo history is counted
 

@@ -241,6 +241,7 @@ async def set_status(
         if old != new:
             db.add(_revision(idea, editor_id, label, old, new, now))
     days = {at.date() for at in _closing_day(idea)}
+    was_open = idea.closed_at is None
     idea.status = status
     idea.completed = status in COMPLETED_STATUSES
     idea.outcome, idea.close_price, idea.r_multiple = chosen, price, r
@@ -252,7 +253,8 @@ async def set_status(
     await db.flush()
     await _publish(db, IdeaStatusChanged, idea)
     if days:
-        await publish(db, IdeaRecordChanged(educator_id=idea.educator_id, days=sorted(days)))
+        closed_now = idea.id if was_open and idea.closed_at is not None else None
+        await publish(db, IdeaRecordChanged(educator_id=idea.educator_id, days=sorted(days), closed_idea_id=closed_now))
     return idea
 
 

@@ -3,6 +3,8 @@
 from datetime import date, datetime
 from typing import Literal
 
+from pydantic import Field
+
 from tradeideas.core.events import DomainEvent
 from tradeideas.ideas.schemas import IdeaOut, IdeaType, ListMarket
 
@@ -36,6 +38,9 @@ class IdeaRecordChanged(DomainEvent):
     type: Literal["idea.record"] = "idea.record"
     educator_id: int
     days: list[date]
+    closed_idea_id: int | None = Field(
+        default=None, description="The idea that was open and has just closed (the record grows at its end)"
+    )
 
 
 class IdeaWithdrawn(DomainEvent):
@@ -66,4 +71,10 @@ class IdeasSeen(DomainEvent):
 
 IDEA_CHANGES = (IdeaCreated, IdeaUpdated, IdeaStatusChanged, IdeaDeleted)
 RECORD_CHANGES = (IdeaRecordChanged, IdeaWithdrawn)
+# Every event about one educator's ideas: each names the educator (`educator_id`).
+EducatorIdeaEvent = IdeaCreated | IdeaUpdated | IdeaStatusChanged | IdeaDeleted | IdeaRecordChanged | IdeaWithdrawn
+EDUCATOR_IDEA_CHANGES: tuple[type[EducatorIdeaEvent], ...] = (
+    *IDEA_CHANGES,
+    *RECORD_CHANGES,
+)
 EVENTS = (*IDEA_CHANGES, *RECORD_CHANGES, IdeasSeen)

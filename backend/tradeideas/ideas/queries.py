@@ -208,6 +208,8 @@ async def page_rows(db: AsyncSession, filters: IdeaListQuery) -> tuple[list[tupl
         query = query.where(TradeIdea.completed == false())
     elif filters.status == "completed":
         query = query.where(TradeIdea.completed == true())
+    elif filters.status == "closed":
+        query = query.where(TradeIdea.closed_at.is_not(None))
     elif filters.status is not None:
         query = query.where(TradeIdea.status == normalise_status(filters.status))
     if filters.idea_type is not None:

@@ -34,7 +34,7 @@ async def list_trade_ideas(
     query: Annotated[IdeaListQuery, Depends(parse_list_query)],
     pages: Annotated[service.IdeaPages, Depends(component(service.IdeaPages))],
 ) -> Response:
-    """Ideas newest first; `status=active` open ideas, `status=completed` history; pass nextCursor on."""
+    """Ideas newest first; `status=active` open, `completed` history, `closed` with an outcome; pass nextCursor on."""
     viewer = service.viewer_of(principal.id, principal.role)
     return Response(await pages.json(viewer, query), media_type="application/json")
 

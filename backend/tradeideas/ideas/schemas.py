@@ -25,7 +25,7 @@ IdeaType = Literal["Leverage", "Exchange"]
 # Query values of the idea list.
 ListMarket = Literal["forex", "crypto"]
 ListIdeaType = Literal["leverage", "exchange"]
-ListStatus = Literal["active", "completed", "pending", "successful", "unsuccessful", "invalidated"]
+ListStatus = Literal["active", "completed", "closed", "pending", "successful", "unsuccessful", "invalidated"]
 MAX_CURSOR_LENGTH = 200
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -256,7 +256,8 @@ class IdeaOut(CamelModel):
 class IdeaListQuery(BaseModel):
     """Which ideas a list shows: the list's query string, validated as one model (`core.deps.query_model`),
     and, frozen, the key of the cached page. status: `active` lists open ideas (active and invalidated, shown
-    as INVALID), `completed` the history (successful and unsuccessful); an exact status filters on it alone."""
+    as INVALID), `completed` the history (successful and unsuccessful), `closed` every idea with an outcome (the
+    history and not-triggered ideas: a track record's ideas); an exact status filters on it alone."""
 
     model_config = ConfigDict(alias_generator=to_camel, extra="ignore", frozen=True)
 

@@ -1,11 +1,14 @@
 """The arithmetic of a track record, without the database.
 
 A `Tally` summarises ideas closed in a row (in closing order): counts, R sums, best and worst, and the shape
-of the cumulative R from 0 (highest, lowest, largest peak-to-trough fall). Tallies of consecutive runs
-combine exactly (`then`), so a record is the combination of its stored day rows in closing order.
+of the cumulative R from 0 (highest, lowest, largest peak-to-trough fall). Ideas are added one at a time in
+closing order, so the drawdown is exact; tallies of consecutive runs also combine exactly (`then`).
+A `Book` keeps one tally for the whole record and one per group (market, idea type, ...) in one pass.
 """
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime
 from typing import Any
 
 from tradeideas.ideas.models import IdeaStatus
@@ -37,8 +40,23 @@ class Tally:
             return  # no trade, no R
         if r is None:
             return
-        self.then(Tally(r_count=1, sum_r=r, gain_r=max(r, 0.0), loss_r=min(r, 0.0), best_r=r, worst_r=r,
-                        peak_r=max(r, 0.0), low_r=min(r, 0.0), drawdown_r=max(-r, 0.0)))  # fmt: skip
+        # Written out (not `then`): a book adds every idea of a record to several tallies.
+        self.r_count += 1
+        self.sum_r += r
+        if r > 0:
+            self.gain_r += r
+        else:
+            self.loss_r += r
+        if self.best_r is None or r > self.best_r:
+            self.best_r = r
+        if self.worst_r is None or r < self.worst_r:
+            self.worst_r = r
+        if self.sum_r > self.peak_r:
+            self.peak_r = self.sum_r
+        elif self.sum_r < self.low_r:
+            self.low_r = self.sum_r
+        if self.peak_r - self.sum_r > self.drawdown_r:
+            self.drawdown_r = self.peak_r - self.sum_r
 
     def then(self, later: "Tally") -> "Tally":
         """Append a later run in place (and return self)."""
@@ -65,6 +83,93 @@ class Tally:
 
 
 TALLY_FIELDS = tuple(f.name for f in fields(Tally))
+
+# What a group is keyed by, from one closed idea's (market, idea type, time frame, closed at).
+Grouping = Callable[[str, str, str, datetime], str]
+Point = tuple[datetime, float]
+GROUPINGS: dict[str, Grouping] = {
+    "market": lambda market, _type, _frame, _at: market,
+    "idea_type": lambda _market, idea_type, _frame, _at: idea_type,
+    "time_frame": lambda _market, _type, time_frame, _at: time_frame,
+    "month": lambda _market, _type, _frame, closed_at: f"{closed_at.year:04d}-{closed_at.month:02d}",
+}
+
+
+@dataclass(slots=True)
+class Book:
+    """A whole record and its groups, from closed ideas added in closing order, with the per-idea curve."""
+
+    groupings: tuple[str, ...] = ()
+    whole: Tally = field(default_factory=Tally)
+    groups: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    # (closed at, cumulative R) after every idea with an R, in closing order.
+    curve: list[tuple[datetime, float]] = field(default_factory=list)
+    # The last idea added (closing order is closed at, then id): later ones may be appended to stored totals.
+    last: tuple[datetime, int] | None = None
+
+    def add(
+        self, idea_id: int, market: str, idea_type: str, time_frame: str, status: str, r: float | None, at: datetime
+    ) -> None:
+        self.last = (at, idea_id)
+        self.whole.add(status, r)
+        for name in self.groupings:
+            key = (name, GROUPINGS[name](market, idea_type, time_frame, at))
+            tally = self.groups.get(key)
+            if tally is None:
+                tally = self.groups[key] = Tally()
+            tally.add(status, r)
+        if r is not None and status in (IdeaStatus.SUCCESSFUL, IdeaStatus.UNSUCCESSFUL):
+            self.curve.append((at, self.whole.sum_r))
+
+    @classmethod
+    def of(cls, rows: Iterable[Any], groupings: Iterable[str]) -> "Book":
+        """From (id, market, idea type, time frame, status, R, closed at) rows in closing order."""
+        book = cls(tuple(groupings))
+        book.add_rows(rows)
+        return book
+
+    def add_rows(self, rows: Iterable[Any]) -> None:
+        """(id, market, idea type, time frame, status, R, closed at) rows in closing order, after the others."""
+        for row in rows:
+            self.add(*row)
+
+
+WHOLE = "all"
+# The groups kept as rows; months are only computed for one educator's page.
+STORED_GROUPINGS = ("market", "idea_type", "time_frame")
+SPARKLINE_POINTS = 60
+
+
+def _sparkline_step(ideas: int) -> int:
+    """Every `step`-th idea is a sparkline point: the smallest power of two keeping them within the limit."""
+    step = 1
+    while ideas // step > SPARKLINE_POINTS:
+        step *= 2
+    return step
+
+
+def sparkline(curve: Sequence[Point]) -> list[Point]:
+    """At most `SPARKLINE_POINTS` (+ 1) points of a per-idea curve: every `step`-th idea's, then the last one's.
+
+    Chosen so a new idea at the end extends it without the whole curve (`extend_sparkline`)."""
+    step = _sparkline_step(len(curve))
+    line = list(curve[step - 1 :: step])
+    if len(curve) % step:
+        line.append(curve[-1])
+    return line
+
+
+def extend_sparkline(line: list[Point], ideas: int, point: Point) -> list[Point]:
+    """`sparkline(curve + [point])` from `line = sparkline(curve)` and `ideas = len(curve)`."""
+    step, new_step = _sparkline_step(ideas), _sparkline_step(ideas + 1)
+    sampled = line[: ideas // step]
+    if (ideas + 1) % step == 0:
+        sampled.append(point)
+    if new_step != step:  # keep every other point
+        sampled = sampled[1::2]
+    if (ideas + 1) % new_step:
+        sampled.append(point)
+    return sampled
 
 
 def _pick(choose: Any, a: float | None, b: float | None) -> float | None:
@@ -99,3 +204,25 @@ def figures(tally: Tally, active: int, withdrawn: int) -> dict[str, Any]:
         "worst_r": None if tally.worst_r is None else _r(tally.worst_r),
         "deleted_after_publish": withdrawn,
     }
+
+
+def total_rows(educator_id: int, book: Book) -> list[dict[str, Any]]:
+    """The `track_record_totals` rows of one educator's record (also written by migration 0008)."""
+    at, idea_id = book.last or (None, None)
+    whole = {"sparkline": stored_sparkline(sparkline(book.curve)), "last_closed_at": at, "last_idea_id": idea_id}
+    rows = [{"educator_id": educator_id, "grouping": WHOLE, "key": "", **whole, **book.whole.values()}]
+    only_whole = {"sparkline": None, "last_closed_at": None, "last_idea_id": None}
+    rows += [
+        {"educator_id": educator_id, "grouping": grouping, "key": key, **only_whole, **tally.values()}
+        for (grouping, key), tally in book.groups.items()
+    ]
+    return rows
+
+
+def stored_sparkline(line: Sequence[Point]) -> list[list[Any]]:
+    """As kept in `track_record_totals.sparkline` (JSON): [[closed at (ISO), cumulative R (exact)], ...]."""
+    return [[at.astimezone(UTC).isoformat(), r] for at, r in line]
+
+
+def loaded_sparkline(stored: Sequence[Sequence[Any]] | None) -> list[Point]:
+    return [(datetime.fromisoformat(at), r) for at, r in stored or []]

@@ -1,30 +1,31 @@
-"""Track-record figures kept per educator, closing day and group, and the public count of withdrawn ideas.
+"""Track-record figures kept per educator and group, and the public count of withdrawn ideas.
 
-`track_record_days` is derived from `trade_ideas` (closed ideas) and rewritten for the affected days in the
-same transaction as every status change, so reads never scan ideas. `withdrawn_ideas` is not derived:
-the ideas it counts are gone.
+`track_record_totals` is derived from `trade_ideas` (closed ideas) and rewritten in the same transaction as
+every change to an educator's closed ideas, so whole records are read without touching ideas.
+`withdrawn_ideas` is not derived: the ideas it counts are gone.
 """
 
-from datetime import date, datetime
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Date, Float, ForeignKey, Integer, String
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from tradeideas.db import Base, UTCDateTime
 
 
-class TrackRecordDay(Base):
-    """Ideas of one educator, market, idea type and time frame that closed on one (UTC) day."""
+class TrackRecordTotal(Base):
+    """An educator's whole record (grouping "all") or one market, idea type or time frame of it.
 
-    __tablename__ = "track_record_days"
+    Rewritten from the educator's closed ideas in the transaction of every change to them, so reading a
+    whole record, or the educators list, is one row per educator and group.
+    """
+
+    __tablename__ = "track_record_totals"
 
     educator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
-    market: Mapped[str] = mapped_column(String(8), primary_key=True)
-    idea_type: Mapped[str] = mapped_column(String(8), primary_key=True)
-    time_frame: Mapped[str] = mapped_column(String(32), primary_key=True)
-    first_closed_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    last_closed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    grouping: Mapped[str] = mapped_column(String(16), primary_key=True)  # all / market / idea_type / time_frame
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)  # "" for the whole record
     wins: Mapped[int] = mapped_column(Integer, default=0)
     losses: Mapped[int] = mapped_column(Integer, default=0)
     not_triggered: Mapped[int] = mapped_column(Integer, default=0)
@@ -39,6 +40,11 @@ class TrackRecordDay(Base):
     peak_r: Mapped[float] = mapped_column(Float, default=0.0)
     low_r: Mapped[float] = mapped_column(Float, default=0.0)
     drawdown_r: Mapped[float] = mapped_column(Float, default=0.0)
+    # Whole record only: the equity sparkline, [[closed at (ISO), cumulative R], ...] (see `figures.sparkline`),
+    # and the last idea counted, in closing order (closed at, id): an idea closing after it is simply added.
+    sparkline: Mapped[list[list[Any]] | None] = mapped_column(JSON, default=None)
+    last_closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    last_idea_id: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class WithdrawnIdea(Base):

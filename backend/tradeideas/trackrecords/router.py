@@ -2,22 +2,26 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Depends, Query, Response
 
-from tradeideas.core.deps import DbSession
+from tradeideas.core.deps import DbSession, component
 from tradeideas.core.schemas import PathId
 from tradeideas.ideas.schemas import TIME_FRAME_MAX, ListIdeaType, ListMarket
 from tradeideas.permissions import AnyUser
 from tradeideas.trackrecords import service
+from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.schemas import TrackRecord, TrackRecordSummary
 
 router = APIRouter(prefix="/api", tags=["track records"])
 
 
-@router.get("/educators/track-records")
-async def list_track_records(_: AnyUser, db: DbSession) -> list[TrackRecordSummary]:
-    """Every educator's whole track record with an equity curve, for the educators list."""
-    return await service.track_records(db)
+Answers = Annotated[TrackRecordCache, Depends(component(TrackRecordCache))]
+
+
+@router.get("/educators/track-records", response_model=list[TrackRecordSummary])
+async def list_track_records(_: AnyUser, db: DbSession, cache: Answers) -> Response:
+    """Every educator's whole track record with an equity sparkline, for the educators list."""
+    return Response(await service.track_records_json(db, cache), media_type="application/json")
 
 
 @router.get(
@@ -32,11 +36,12 @@ async def download_track_record_csv(educator_id: PathId, _: AnyUser, db: DbSessi
     return Response(body, media_type="text/csv; charset=utf-8", headers=headers)
 
 
-@router.get("/educators/{educator_id:int}/track-record", responses={404: {}})
+@router.get("/educators/{educator_id:int}/track-record", response_model=TrackRecord, responses={404: {}})
 async def get_track_record(
     educator_id: PathId,
     _: AnyUser,
     db: DbSession,
+    cache: Answers,
     market: ListMarket | None = None,
     idea_type: Annotated[ListIdeaType | None, Query(alias="ideaType")] = None,
     time_frame: Annotated[str | None, Query(alias="timeFrame", min_length=1, max_length=TIME_FRAME_MAX)] = None,
@@ -48,7 +53,7 @@ async def get_track_record(
             description="Only ideas closed (or opened) on or after this day (YYYY-MM-DD)",
         ),
     ] = None,
-) -> TrackRecord:
+) -> Response:
     """One educator's track record, optionally filtered, with figures per group and the equity curve."""
     filters = service.RecordFilter(market, idea_type, time_frame, service.parse_day(since))
-    return await service.track_record(db, educator_id, filters)
+    return Response(await service.track_record_json(db, cache, educator_id, filters), media_type="application/json")

@@ -29,7 +29,7 @@ class RecordGroup(RecordFigures):
 
 
 class CurvePoint(CamelModel):
-    at: datetime = Field(description="Last closing time of the day")
+    at: datetime = Field(description="When the idea closed")
     cumulative_r: float
 
 
@@ -46,7 +46,10 @@ class EducatorProfile(CamelModel):
 
 class TrackRecordSummary(RecordFigures):
     educator: EducatorProfile
-    equity_curve: list[CurvePoint] = Field(description="Cumulative R at the end of each closing day, in order")
+    equity_curve: list[CurvePoint] = Field(
+        description="Cumulative R after each completed idea with an R, in closing order; in the educators list "
+        "a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one"
+    )
 
 
 class TrackRecord(TrackRecordSummary):

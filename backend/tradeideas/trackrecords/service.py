@@ -1,27 +1,44 @@
-"""Track records: keeping the per-day figures exact (in the transaction of every change) and reading them.
+"""Track records: keeping the stored totals exact (in the transaction of every change) and reading them.
 
-Writes: `refresh_days` rewrites an educator's day rows from their closed ideas (a day holds few ideas);
-it runs inside the transaction that changed an idea, through the `IdeaRecordChanged` subscription wired in
-`create_app`. Reads combine day rows in closing order and never scan ideas, except the educator's open ones.
+Writes: `refresh_totals` rewrites an educator's whole-record and per-group rows from their closed ideas; it
+runs inside the transaction that changed an idea, through the `IdeaRecordChanged` subscription wired in
+`create_app`. Reads: the educators list reads those rows (one per educator and group); one educator's
+record, filtered or not, walks their matching closed ideas once in closing order (an index range), which its
+per-idea equity curve needs anyway, and computes every figure and group from that walk (decision 0034).
 """
 
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, delete, func, select
+import orjson
+from pydantic import TypeAdapter
+from sqlalchemy import Select, delete, func, insert, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import Role, User
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
-from tradeideas.trackrecords.figures import TALLY_FIELDS, Tally, figures
-from tradeideas.trackrecords.models import TrackRecordDay, WithdrawnIdea
+from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, record_key
+from tradeideas.trackrecords.figures import (
+    STORED_GROUPINGS,
+    TALLY_FIELDS,
+    WHOLE,
+    Book,
+    Point,
+    Tally,
+    extend_sparkline,
+    figures,
+    loaded_sparkline,
+    stored_sparkline,
+    total_rows,
+)
+from tradeideas.trackrecords.models import TrackRecordTotal, WithdrawnIdea
 from tradeideas.trackrecords.schemas import (
     CurvePoint,
     EducatorProfile,
@@ -31,8 +48,9 @@ from tradeideas.trackrecords.schemas import (
 )
 
 EDUCATOR_NOT_FOUND = "Educator not found"
+SUMMARIES = TypeAdapter(list[TrackRecordSummary])
+STREAM_SLICE = 500
 Q = TypeVar("Q", bound=Select[*tuple[Any, ...]])
-GroupKey = tuple[int, date, str, str, str]
 
 
 # ---------------------------------------------------------------- writing
@@ -43,70 +61,87 @@ def _start_of(day: date) -> datetime:
 
 
 def _closed_ideas() -> Select[int, str, str, str, str, float | None, datetime | None]:
-    return select(
-        TradeIdea.educator_id,
-        TradeIdea.market,
-        TradeIdea.idea_type,
-        TradeIdea.time_frame,
-        TradeIdea.status,
-        TradeIdea.r_multiple,
-        TradeIdea.closed_at,
-    ).order_by(TradeIdea.closed_at, TradeIdea.id)
-
-
-async def _write_days(db: AsyncSession, rows: Iterable[Any]) -> None:
-    """Day rows from closed ideas given in closing order."""
-    tallies: dict[GroupKey, tuple[Tally, datetime, datetime]] = {}
-    for educator_id, market, idea_type, time_frame, status, r, closed_at in rows:
-        key = (educator_id, closed_at.astimezone(UTC).date(), market, idea_type, time_frame)
-        tally, first, _ = tallies.get(key) or (Tally(), closed_at, closed_at)
-        tally.add(status, r)
-        tallies[key] = (tally, first, closed_at)
-    db.add_all(
-        TrackRecordDay(
-            educator_id=educator_id,
-            day=day,
-            market=market,
-            idea_type=idea_type,
-            time_frame=time_frame,
-            first_closed_at=first,
-            last_closed_at=last,
-            **tally.values(),
+    """(id, market, idea type, time frame, status, R, closed at) of closed ideas, in closing order."""
+    return (
+        select(
+            TradeIdea.id,
+            TradeIdea.market,
+            TradeIdea.idea_type,
+            TradeIdea.time_frame,
+            TradeIdea.status,
+            TradeIdea.r_multiple,
+            TradeIdea.closed_at,
         )
-        for (educator_id, day, market, idea_type, time_frame), (tally, first, last) in tallies.items()
+        .where(TradeIdea.closed_at.is_not(None))
+        .order_by(TradeIdea.closed_at, TradeIdea.id)
     )
-    await db.flush()
 
 
-async def refresh_days(db: AsyncSession, educator_id: int, days: Sequence[date]) -> None:
-    """Rewrite the educator's day rows for these closing days from their ideas."""
-    if db.get_bind().dialect.name == "postgresql":
-        # One writer per educator at a time: two ideas closing on one day must not both rewrite its rows.
-        await db.execute(select(User.id).where(User.id == educator_id).with_for_update())
-    for day in days:
-        await db.execute(
-            delete(TrackRecordDay).where(TrackRecordDay.educator_id == educator_id, TrackRecordDay.day == day)
-        )
-        start = _start_of(day)
-        rows = await db.execute(
-            _closed_ideas().where(
-                TradeIdea.educator_id == educator_id,
-                TradeIdea.closed_at >= start,
-                TradeIdea.closed_at < start + timedelta(days=1),
-            )
-        )
-        await _write_days(db, rows.all())
+async def refresh_totals(db: AsyncSession, educator_id: int, locked: bool = False) -> None:
+    """Rewrite the educator's stored totals from their closed ideas (one index range, in closing order)."""
+    if not locked:
+        await _lock(db, educator_id)
+    rows = await db.execute(_closed_ideas().where(TradeIdea.educator_id == educator_id))
+    book = Book.of(rows, STORED_GROUPINGS)
+    await db.execute(delete(TrackRecordTotal).where(TrackRecordTotal.educator_id == educator_id))
+    if book.whole.values() != Tally().values():
+        await db.execute(insert(TrackRecordTotal), total_rows(educator_id, book))
 
 
 async def rebuild(db: AsyncSession) -> None:
-    """Every day row anew from the ideas (seed data, bulk loads, repairs)."""
-    await db.execute(delete(TrackRecordDay))
-    rows = await db.execute(_closed_ideas().where(TradeIdea.closed_at.is_not(None)))
-    await _write_days(db, rows.all())
+    """Every educator's totals anew from the ideas (seed data, bulk loads, repairs)."""
+    await db.execute(delete(TrackRecordTotal))
+    educators = await db.execute(select(TradeIdea.educator_id).where(TradeIdea.closed_at.is_not(None)).distinct())
+    for educator_id in educators.scalars().all():
+        await refresh_totals(db, educator_id)
+
+
+async def _lock(db: AsyncSession, educator_id: int) -> None:
+    if db.get_bind().dialect.name == "postgresql":
+        # One writer per educator at a time: each then reads the totals the other committed.
+        await db.execute(select(User.id).where(User.id == educator_id).with_for_update())
+
+
+async def _append(db: AsyncSession, educator_id: int, idea_id: int) -> bool:
+    """Add a just-closed idea to the stored totals, if it closed after every idea they count (the usual case:
+    closing order is closing time). False when it did not: the totals must then be recomputed."""
+    idea = await db.get(TradeIdea, idea_id)
+    if idea is None or idea.closed_at is None:
+        return False
+    t = TrackRecordTotal
+    keys = [(WHOLE, ""), ("market", idea.market), ("idea_type", idea.idea_type), ("time_frame", idea.time_frame)]
+    found = await db.execute(
+        select(t).where(t.educator_id == educator_id, tuple_(t.grouping, t.key).in_(keys)).with_for_update()
+    )
+    rows = {(row.grouping, row.key): row for row in found.scalars()}
+    whole = rows.get((WHOLE, ""))
+    if whole is not None and (whole.last_closed_at is None or whole.last_idea_id is None
+                              or (idea.closed_at, idea.id) <= (whole.last_closed_at, whole.last_idea_id)):  # fmt: skip
+        return False
+    for grouping, key in keys:
+        row = rows.get((grouping, key)) or TrackRecordTotal(educator_id=educator_id, grouping=grouping, key=key,
+                                                            **Tally().values())  # fmt: skip
+        tally = Tally.of(row)
+        before = tally.r_count
+        tally.add(idea.status, idea.r_multiple)
+        for name, value in tally.values().items():
+            setattr(row, name, value)
+        if grouping == WHOLE:
+            if tally.r_count > before:
+                point = (idea.closed_at, tally.sum_r)
+                row.sparkline = stored_sparkline(extend_sparkline(loaded_sparkline(row.sparkline), before, point))
+            elif row.sparkline is None:
+                row.sparkline = []
+            row.last_closed_at, row.last_idea_id = idea.closed_at, idea.id
+        db.add(row)
+    await db.flush()
+    return True
 
 
 async def on_record_changed(db: AsyncSession, event: IdeaRecordChanged) -> None:
-    await refresh_days(db, event.educator_id, event.days)
+    await _lock(db, event.educator_id)
+    if event.closed_idea_id is None or not await _append(db, event.educator_id, event.closed_idea_id):
+        await refresh_totals(db, event.educator_id, locked=True)
 
 
 async def on_withdrawn(db: AsyncSession, event: IdeaWithdrawn) -> None:
@@ -129,6 +164,9 @@ async def on_withdrawn(db: AsyncSession, event: IdeaWithdrawn) -> None:
 CSV_COLUMNS = ("closedAt", "publishedAt", "pair", "market", "ideaType", "timeFrame", "direction", "entry1",
                "entry2", "invalidationLevel", "exit1", "exit2", "exit3", "status", "outcome", "closePrice",
                "rMultiple")  # fmt: skip
+
+
+FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 async def completed_ideas_csv(db: AsyncSession, educator_id: int) -> str:
@@ -170,8 +208,14 @@ async def completed_ideas_csv(db: AsyncSession, educator_id: int) -> str:
             "" if r is None else f"{r:.2f}",
         ]
         # Spreadsheet formulas are never run from a cell of ours: a leading =, +, - or @ is quoted as text.
-        writer.writerow([f"'{c}" if isinstance(c, str) and c[:1] in "=+-@" and not _number(c) else c for c in cells])
+        writer.writerow(
+            [f"'{c}" if isinstance(c, str) and c[:1] in FORMULA_STARTS and not _number(c) else c for c in cells]
+        )
     return out.getvalue()
+
+
+def _formula(cell: object) -> bool:
+    return isinstance(cell, str) and cell[:1] in FORMULA_STARTS and not _number(cell)
 
 
 def _number(text: str) -> bool:
@@ -200,27 +244,15 @@ class RecordFilter:
     since: date | None = None
 
 
-@dataclass(slots=True)
-class _Part:
-    """One day row, open idea or withdrawn idea, with the keys it is grouped by."""
-
-    market: str
-    idea_type: str
-    time_frame: str
-    month: str
-    tally: Tally | None = None
-    day: date | None = None
-    last_closed_at: datetime | None = None
-
-
 @dataclass
-class _Parts:
-    days: list[_Part] = field(default_factory=list)
-    opened: list[_Part] = field(default_factory=list)
-    withdrawn: list[_Part] = field(default_factory=list)
+class _Open:
+    """Open and withdrawn ideas counted in a record, as a whole and per group."""
+
+    active: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
+    withdrawn: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
 
 
-def _where(query: Q, model: Any, f: RecordFilter, moment: Any, by_day: bool = False) -> Q:
+def _where(query: Q, model: Any, f: RecordFilter, moment: Any) -> Q:
     if f.market is not None:
         query = query.where(model.market == f.market)
     if f.idea_type is not None:
@@ -228,24 +260,24 @@ def _where(query: Q, model: Any, f: RecordFilter, moment: Any, by_day: bool = Fa
     if f.time_frame is not None:
         query = query.where(func.lower(model.time_frame) == f.time_frame.lower())
     if f.since is not None:
-        query = query.where(moment >= (f.since if by_day else _start_of(f.since)))
+        query = query.where(moment >= _start_of(f.since))
     return query
 
 
-async def _parts(db: AsyncSession, educator_ids: Sequence[int], f: RecordFilter) -> dict[int, _Parts]:
-    out: dict[int, _Parts] = defaultdict(_Parts)
-    d = TrackRecordDay
-    tally_columns = [getattr(d, name) for name in TALLY_FIELDS]
-    keys = (d.educator_id, d.market, d.idea_type, d.time_frame, d.day, d.last_closed_at)
-    day_rows = await db.execute(
-        _where(select(*keys, *tally_columns).where(d.educator_id.in_(educator_ids)), d, f, d.day, by_day=True).order_by(
-            d.educator_id, d.day, d.first_closed_at
-        )
-    )
-    for educator_id, market, idea_type, time_frame, day, last, *values in day_rows:
-        out[educator_id].days.append(
-            _Part(market, idea_type, time_frame, day.strftime("%Y-%m"), Tally(*values), day, last)
-        )
+def _count(into: dict[tuple[str, str], int], market: str, idea_type: str, time_frame: str, at: datetime) -> None:
+    """Open and withdrawn ideas are few: counted in Python, grouped like closed ones (month: opened/deleted)."""
+    for key in (
+        (WHOLE, ""),
+        ("market", market),
+        ("idea_type", idea_type),
+        ("time_frame", time_frame),
+        ("month", at.strftime("%Y-%m")),
+    ):
+        into[key] += 1
+
+
+async def _open_and_withdrawn(db: AsyncSession, educator_ids: Sequence[int], f: RecordFilter) -> dict[int, _Open]:
+    out: dict[int, _Open] = defaultdict(_Open)
     t = TradeIdea
     open_rows = await db.execute(
         _where(
@@ -257,8 +289,8 @@ async def _parts(db: AsyncSession, educator_ids: Sequence[int], f: RecordFilter)
             t.created_at,
         )
     )
-    for educator_id, market, idea_type, time_frame, at in open_rows:
-        out[educator_id].opened.append(_Part(market, idea_type, time_frame, at.strftime("%Y-%m")))
+    for educator_id, market, idea_type, time_frame, created_at in open_rows:
+        _count(out[educator_id].active, market, idea_type, time_frame, created_at)
     w = WithdrawnIdea
     gone = await db.execute(
         _where(
@@ -270,43 +302,29 @@ async def _parts(db: AsyncSession, educator_ids: Sequence[int], f: RecordFilter)
             w.deleted_at,
         )
     )
-    for educator_id, market, idea_type, time_frame, at in gone:
-        out[educator_id].withdrawn.append(_Part(market, idea_type, time_frame, at.strftime("%Y-%m")))
+    for educator_id, market, idea_type, time_frame, deleted_at in gone:
+        _count(out[educator_id].withdrawn, market, idea_type, time_frame, deleted_at)
     return out
 
 
-def _combined(days: Iterable[_Part]) -> Tally:
-    total = Tally()
-    for part in days:
-        assert part.tally is not None
-        total.then(part.tally)
-    return total
+def _curve(points: Sequence[tuple[datetime, float]]) -> list[CurvePoint]:
+    return [CurvePoint(at=at, cumulative_r=round(r, 2) + 0.0) for at, r in points]
 
 
-def _curve(days: Sequence[_Part]) -> list[CurvePoint]:
-    points: list[CurvePoint] = []
-    total = 0.0
-    at: datetime | None = None
-    for i, part in enumerate(days):
-        assert part.tally is not None and part.last_closed_at is not None
-        total += part.tally.sum_r
-        at = part.last_closed_at if at is None else max(at, part.last_closed_at)
-        if i + 1 == len(days) or days[i + 1].day != part.day:  # the day's last group
-            points.append(CurvePoint(at=at, cumulative_r=round(total, 2) + 0.0))
-            at = None
-    return points
-
-
-def _figures(parts: _Parts) -> dict[str, Any]:
-    return figures(_combined(parts.days), len(parts.opened), len(parts.withdrawn))
-
-
-def _groups(parts: _Parts, key: Callable[[_Part], str]) -> list[RecordGroup]:
-    split: dict[Hashable, _Parts] = defaultdict(_Parts)
-    for name in ("days", "opened", "withdrawn"):
-        for part in getattr(parts, name):
-            getattr(split[key(part)], name).append(part)
-    return [RecordGroup(key=str(k), **_figures(split[k])) for k in sorted(split, key=str)]
+def _groups(book: Book, extra: _Open, grouping: str) -> list[RecordGroup]:
+    keys = {k for g, k in book.groups if g == grouping}
+    keys |= {k for g, k in (*extra.active, *extra.withdrawn) if g == grouping}
+    return [
+        RecordGroup(
+            key=k,
+            **figures(
+                book.groups.get((grouping, k)) or Tally(),
+                extra.active.get((grouping, k), 0),
+                extra.withdrawn.get((grouping, k), 0),
+            ),
+        )
+        for k in sorted(keys)
+    ]
 
 
 def _profile(user: User) -> EducatorProfile:
@@ -331,27 +349,77 @@ def _educators() -> Select[User]:
 
 
 async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
-    """Every educator's whole record with their equity curve (no breakdowns)."""
+    """Every educator's whole record with an equity sparkline (stored rows; no breakdowns)."""
     educators = list((await db.execute(_educators())).scalars())
-    parts = await _parts(db, [e.id for e in educators], RecordFilter())
-    return [
-        TrackRecordSummary(educator=_profile(e), equity_curve=_curve(parts[e.id].days), **_figures(parts[e.id]))
-        for e in educators
-    ]
+    ids = [e.id for e in educators]
+    r = TrackRecordTotal
+    stored = await db.execute(
+        select(r.educator_id, r.sparkline, *(getattr(r, name) for name in TALLY_FIELDS)).where(
+            r.educator_id.in_(ids), r.grouping == WHOLE
+        )
+    )
+    wholes = {educator_id: (line, Tally(*values)) for educator_id, line, *values in stored}
+    extra = await _open_and_withdrawn(db, ids, RecordFilter())
+    out = []
+    for e in educators:
+        line, tally = wholes.get(e.id, (None, Tally()))
+        counts = extra[e.id]
+        out.append(
+            TrackRecordSummary(
+                educator=_profile(e),
+                equity_curve=_curve(loaded_sparkline(line)),
+                **figures(tally, counts.active.get((WHOLE, ""), 0), counts.withdrawn.get((WHOLE, ""), 0)),
+            )
+        )
+    return out
 
 
-async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> TrackRecord:
-    """One educator's record, filtered, with figures per market, idea type, time frame and month."""
+async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> tuple[TrackRecord, list[Point]]:
+    """One educator's record, filtered, with figures per market, idea type, time frame and month, and its
+    equity curve apart (`equity_curve` left empty: see `track_record_json`)."""
     educator = (await db.execute(_educators().where(User.id == educator_id))).scalar_one_or_none()
     if educator is None:
         raise NotFound(EDUCATOR_NOT_FOUND)
-    parts = (await _parts(db, [educator_id], f))[educator_id]
-    return TrackRecord(
+    book = Book((*STORED_GROUPINGS, "month"))
+    query = _where(_closed_ideas().where(TradeIdea.educator_id == educator_id), TradeIdea, f, TradeIdea.closed_at)
+    # Read in slices (a server-side cursor on PostgreSQL): a record may be ~14,000 ideas, and the process
+    # answers its other requests (cached ones, mostly) between two slices instead of after the whole walk.
+    async for rows in (await db.stream(query)).partitions(STREAM_SLICE):
+        book.add_rows(rows)
+    extra = (await _open_and_withdrawn(db, [educator_id], f))[educator_id]
+    record = TrackRecord(
         educator=_profile(educator),
-        equity_curve=_curve(parts.days),
-        by_market=_groups(parts, lambda p: p.market),
-        by_idea_type=_groups(parts, lambda p: p.idea_type),
-        by_time_frame=_groups(parts, lambda p: p.time_frame),
-        by_month=_groups(parts, lambda p: p.month),
-        **_figures(parts),
+        equity_curve=[],
+        by_market=_groups(book, extra, "market"),
+        by_idea_type=_groups(book, extra, "idea_type"),
+        by_time_frame=_groups(book, extra, "time_frame"),
+        by_month=_groups(book, extra, "month"),
+        **figures(book.whole, extra.active.get((WHOLE, ""), 0), extra.withdrawn.get((WHOLE, ""), 0)),
     )
+    return record, book.curve
+
+
+def _with_curve(record: TrackRecord, curve: list[Point]) -> bytes:
+    """The record as JSON, its curve encoded straight from the points: thousands of them, one model each
+    would cost more than the rest of the answer (`at` as pydantic writes it: ISO 8601 ending in Z)."""
+    data = record.model_dump(mode="json", by_alias=True)
+    data["equityCurve"] = [{"at": at, "cumulativeR": round(r, 2) + 0.0} for at, r in curve]
+    return orjson.dumps(data, option=orjson.OPT_UTC_Z)
+
+
+async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes:
+    """`track_records` as the JSON sent, from this process's cache when nothing changed since."""
+
+    async def build() -> bytes:
+        return SUMMARIES.dump_json(await track_records(db), by_alias=True)
+
+    return await cache.answer_or_build(LIST_KEY, build)
+
+
+async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
+    """`track_record` as the JSON sent, from this process's cache when nothing changed since."""
+
+    async def build() -> bytes:
+        return _with_curve(*await track_record(db, educator_id, f))
+
+    return await cache.answer_or_build(record_key(educator_id, f), build)

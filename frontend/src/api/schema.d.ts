@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * List Track Records
-         * @description Every educator's whole track record with an equity curve, for the educators list.
+         * @description Every educator's whole track record with an equity sparkline, for the educators list.
          */
         get: operations["list_track_records"];
         put?: never;
@@ -804,7 +804,7 @@ export interface paths {
         };
         /**
          * List Trade Ideas
-         * @description Ideas newest first; `status=active` open ideas, `status=completed` history; pass nextCursor on.
+         * @description Ideas newest first; `status=active` open, `completed` history, `closed` with an outcome; pass nextCursor on.
          */
         get: operations["list_trade_ideas"];
         put?: never;
@@ -1208,7 +1208,7 @@ export interface components {
             /**
              * At
              * Format: date-time
-             * @description Last closing time of the day
+             * @description When the idea closed
              */
             at: string;
             /** Cumulativer */
@@ -1628,6 +1628,12 @@ export interface components {
          * @description An educator's track record changed on these closing days (an idea completed, was reset or re-graded).
          */
         IdeaRecordChanged: {
+            /**
+             * Closedideaid
+             * @description The idea that was open and has just closed (the record grows at its end)
+             * @default null
+             */
+            closedIdeaId: number | null;
             /** Days */
             days: string[];
             /** Educatorid */
@@ -2761,7 +2767,7 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R at the end of each closing day, in order
+             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
@@ -2819,7 +2825,7 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R at the end of each closing day, in order
+             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
@@ -5029,7 +5035,7 @@ export interface operations {
             query?: {
                 market?: ("forex" | "crypto") | null;
                 ideaType?: ("leverage" | "exchange") | null;
-                status?: ("active" | "completed" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
+                status?: ("active" | "completed" | "closed" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
                 educatorId?: number | null;
                 limit?: number;
                 cursor?: string | null;

@@ -1,22 +1,14 @@
-import { AreaSeries, ColorType, createChart, LineSeries, type UTCTimestamp } from "lightweight-charts";
+import { AreaSeries, ColorType, createChart, LineSeries } from "lightweight-charts";
 import { useEffect, useRef } from "react";
 import { cn } from "../../components/cn";
 import { ExternalLink } from "../../components/ExternalLink";
 import { formatR } from "../../lib/outcome";
+import { chartData } from "./chartData";
 import type { CurvePoint } from "./types";
-
-const DAY = 86_400;
-
-/** Chart data: one point a closing day, starting from 0 the day before the first close. */
-function chartData(points: CurvePoint[]) {
-  const data = points.map((p) => ({ time: Math.floor(Date.parse(p.at) / 1000) as UTCTimestamp, value: p.cumulativeR }));
-  const first = data[0];
-  return first ? [{ time: (first.time - DAY) as UTCTimestamp, value: 0 }, ...data] : data;
-}
 
 function describe(points: CurvePoint[]): string {
   const last = points.at(-1);
-  return last ? `Equity curve: cumulative R over ${points.length} closing days, now ${formatR(last.cumulativeR)}` : "Equity curve: no completed ideas yet";
+  return last ? `Equity curve: cumulative R over ${points.length} completed ideas, now ${formatR(last.cumulativeR)}` : "Equity curve: no completed ideas yet";
 }
 
 /**

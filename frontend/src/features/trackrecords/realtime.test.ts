@@ -9,7 +9,7 @@ describe("trackRecordEventHandlers", () => {
     const qc = new QueryClient();
     qc.setQueryData(trackRecordKeys.list, []);
     qc.setQueryData(trackRecordKeys.one(1, {}), { totalR: 1 });
-    const event = { type: "idea.record", educatorId: 1, days: ["2026-01-02"] } as RealtimeEvent;
+    const event = { type: "idea.record", educatorId: 1, days: ["2026-01-02"], closedIdeaId: null } as RealtimeEvent;
     dispatch(trackRecordEventHandlers, qc, event, { id: 9, role: "customer" });
     expect(qc.getQueryState(trackRecordKeys.list)?.isInvalidated).toBe(true);
     expect(qc.getQueryState(trackRecordKeys.one(1, {}))?.isInvalidated).toBe(true);
@@ -18,7 +18,7 @@ describe("trackRecordEventHandlers", () => {
   it("leaves other features' data alone", () => {
     const qc = new QueryClient();
     qc.setQueryData(["ideas", "list", {}], { items: [] });
-    dispatch(trackRecordEventHandlers, qc, { type: "idea.record", educatorId: 1, days: [] } as RealtimeEvent, { id: 9, role: "customer" });
+    dispatch(trackRecordEventHandlers, qc, { type: "idea.record", educatorId: 1, days: [], closedIdeaId: null } as RealtimeEvent, { id: 9, role: "customer" });
     expect(qc.getQueryState(["ideas", "list", {}])?.isInvalidated).toBe(false);
   });
 });

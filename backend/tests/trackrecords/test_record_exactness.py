@@ -1,0 +1,171 @@
+"""Exactness of track records: drawdown and curve in closing order, not-triggered ideas listed, and the stored
+totals equal to a recomputation from the ideas after any sequence of completes, reopens, edits and deletes."""
+
+import csv
+import io
+import random
+from datetime import timedelta
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from tests.trackrecords.test_track_records_api import FIGURES, buy, complete, record
+from tradeideas.core.clock import Clock
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.trackrecords import figures
+from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, total_rows
+from tradeideas.trackrecords.models import TrackRecordTotal
+from tradeideas.trackrecords.service import refresh_totals
+
+CRYPTO = {"pair": "BTC/USDT", "marketType": "Crypto", "entry1": "100", "invalidationLevel": "90", "exit1": "120"}
+
+
+async def test_drawdown_and_curve_follow_closing_order_across_groups(
+    educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, clock: Clock, tf: str
+) -> None:
+    # Forex -1, crypto +2, forex -1 on one day: cumulative R -1, +1, 0, so the largest fall is 1 R
+    # (combining each group's day first made it 2: forex alone falls from 0 to -2).
+    ideas = [await buy(educator_a, tf), await buy(educator_a, tf, **CRYPTO), await buy(educator_a, tf)]
+    for idea, status in zip(ideas, ("unsuccessful", "successful", "unsuccessful"), strict=True):
+        clock.advance(timedelta(minutes=1))
+        await complete(educator_a, idea, status=status)
+    got = await record(customer, timeFrame=tf)
+    assert (got["totalR"], got["maxDrawdownR"]) == (0.0, 1.0)
+    assert [p["cumulativeR"] for p in got["equityCurve"]] == [-1.0, 1.0, 0.0]
+    moments = [p["at"] for p in got["equityCurve"]]
+    assert moments == sorted(moments)
+    closed = [(await customer.get(f"/api/trade-ideas/{i['id']}")).json()["closedAt"] for i in ideas]
+    assert [m.replace("Z", "+00:00") for m in moments] == [c.replace("Z", "+00:00") for c in closed]
+    by_market = {g["key"]: g["maxDrawdownR"] for g in got["byMarket"]}
+    assert by_market == {"crypto": 0.0, "forex": 2.0}
+    # A re-graded earlier idea changes the curve from that point on, in place.
+    await complete(educator_a, ideas[0], status="successful")  # -1 -> +2
+    again = await record(customer, timeFrame=tf)
+    assert [p["cumulativeR"] for p in again["equityCurve"]] == [2.0, 4.0, 3.0]
+    assert again["maxDrawdownR"] == 1.0
+
+
+async def test_not_triggered_ideas_are_listed_with_the_completed_ones(
+    educator_b: httpx.AsyncClient, customer: httpx.AsyncClient, tf: str
+) -> None:
+    won = await complete(educator_b, await buy(educator_b, tf), status="successful")
+    skipped = await complete(educator_b, await buy(educator_b, tf), status="invalidated")
+    await buy(educator_b, tf)  # open: not listed
+    page = (await customer.get("/api/trade-ideas", params={"educatorId": 2, "status": "closed", "limit": 100})).json()
+    mine = [i for i in page["items"] if i["timeFrame"] == tf]
+    assert [(i["id"], i["outcome"], i["rMultiple"]) for i in mine] == [
+        (skipped["id"], "not_triggered", None),
+        (won["id"], "exit1", 2.0),
+    ]
+    rows = [
+        r for r in csv.DictReader(io.StringIO((await customer.get("/api/educators/2/track-record/ideas.csv")).text))
+    ]
+    assert [(r["outcome"], r["rMultiple"]) for r in rows if r["timeFrame"] == tf] == [
+        ("exit1", "2.00"),
+        ("not_triggered", ""),
+    ]
+    assert (await record(customer, 2, timeFrame=tf))["notTriggered"] == 1
+
+
+async def _stored(app: FastAPI, educator_id: int) -> dict[tuple[str, str], dict[str, Any]]:
+    columns = [c.name for c in TrackRecordTotal.__table__.columns]
+    async with app.state.db.sessionmaker() as s:
+        rows = (await s.execute(select(TrackRecordTotal).where(TrackRecordTotal.educator_id == educator_id))).scalars()
+        return {(r.grouping, r.key): {c: getattr(r, c) for c in columns} for r in rows}
+
+
+async def _recomputed(app: FastAPI, educator_id: int) -> dict[tuple[str, str], dict[str, Any]]:
+    async with app.state.db.sessionmaker() as s:
+        ideas = (
+            await s.execute(
+                select(TradeIdea)
+                .where(TradeIdea.educator_id == educator_id, TradeIdea.closed_at.is_not(None))
+                .order_by(TradeIdea.closed_at, TradeIdea.id)
+            )
+        ).scalars()
+        book = Book(STORED_GROUPINGS)
+        for i in ideas:
+            assert i.closed_at is not None
+            book.add(i.id, i.market, i.idea_type, i.time_frame, i.status, i.r_multiple, i.closed_at)
+    return {(r["grouping"], r["key"]): r for r in total_rows(educator_id, book)}
+
+
+def _same(stored: dict[tuple[str, str], dict[str, Any]], fresh: dict[tuple[str, str], dict[str, Any]]) -> None:
+    assert stored.keys() == fresh.keys()
+    for key, row in fresh.items():
+        for column, value in row.items():
+            if isinstance(value, float):
+                assert stored[key][column] == pytest.approx(value, abs=1e-9), (key, column)
+            else:
+                assert stored[key][column] == value, (key, column)
+
+
+OUTCOMES = [
+    {"status": "successful"},
+    {"status": "successful", "outcome": "exit2"},
+    {"status": "unsuccessful"},
+    {"status": "invalidated"},
+    {"status": "successful", "outcome": "manual", "closePrice": "104.5"},
+    {"status": "unsuccessful", "outcome": "manual", "closePrice": "93"},
+]
+
+
+async def test_stored_totals_equal_a_recomputation_after_any_changes(
+    app: FastAPI,
+    educator_a: httpx.AsyncClient,
+    customer: httpx.AsyncClient,
+    clock: Clock,
+    tf: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A sparkline of 3 points, so ideas added at the end thin it out several times during the walk.
+    monkeypatch.setattr(figures, "SPARKLINE_POINTS", 3)
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await refresh_totals(s, 1)
+    rng = random.Random(10)
+    ideas: list[dict[str, Any]] = []
+    closed: set[int] = set()
+    for step in range(60):
+        action = rng.choice(["publish", "publish", "complete", "complete", "regrade", "reopen", "edit", "delete"])
+        if action == "publish" or not ideas:
+            ideas.append(await buy(educator_a, tf, **(CRYPTO if rng.random() < 0.4 else {})))
+        elif action in ("complete", "regrade"):
+            pool = [i for i in ideas if (i["id"] in closed) == (action == "regrade")] or ideas
+            idea = rng.choice(pool)
+            await complete(educator_a, idea, **rng.choice(OUTCOMES))
+            closed.add(idea["id"])
+        elif action == "reopen" and closed:
+            idea_id = rng.choice(sorted(closed))
+            await complete(educator_a, {"id": idea_id}, status="pending")
+            closed.discard(idea_id)
+        elif action == "edit":
+            # Within the window the levels count; after it they show but R stays. Moving an idea to the other
+            # market moves it between groups either way.
+            idea = rng.choice(ideas)
+            forex = {"pair": "EUR/USD", "marketType": "Forex"}
+            kind = {"ideaType": rng.choice(["Leverage", "Exchange"])}
+            change = rng.choice([{"invalidationLevel": "95"}, {"exit1": "140"}, CRYPTO, forex, kind])
+            r = await educator_a.patch(f"/api/trade-ideas/{idea['id']}", json=change)
+            assert r.status_code == 200, r.text
+        elif action == "delete":
+            idea = rng.choice(ideas)
+            r = await educator_a.delete(f"/api/trade-ideas/{idea['id']}")
+            assert r.status_code == (409 if idea["id"] in closed else 204), r.text
+            if r.status_code == 204:
+                ideas.remove(idea)
+        clock.advance(timedelta(minutes=rng.choice([0, 1, 7, 16])))
+        _same(await _stored(app, 1), await _recomputed(app, 1))
+        if step % 8 == 7:
+            # What customers see: the list (stored rows) and the record (computed per request) agree.
+            listed = next(
+                s for s in (await customer.get("/api/educators/track-records")).json() if s["educator"]["id"] == 1
+            )
+            full = await record(customer, 1)
+            assert {k: listed[k] for k in FIGURES} == {k: full[k] for k in FIGURES}
+    assert closed, "the walk completed some ideas"
+    monkeypatch.undo()
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await refresh_totals(s, 1)

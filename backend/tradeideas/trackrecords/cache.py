@@ -1,0 +1,75 @@
+"""Track-record answers kept per process as the JSON sent, so repeated reads need no database round trip.
+
+An answer is exact until the ideas behind it change. `create_app` drops an educator's answers (and the
+educators list) on every idea change and record change of that educator, and everything when an educator's
+profile changes; this process hears its own events at commit, before its response leaves, other processes
+when PostgreSQL delivers the NOTIFY (see `core.cache` for what happens while it cannot).
+"""
+
+import asyncio
+import contextlib
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
+
+from tradeideas.core.cache import EventGuardedCache
+
+Key = tuple[Hashable, ...]
+LIST_KEY: Key = ("list",)
+
+
+def record_key(educator_id: int, filters: Hashable) -> Key:
+    return ("record", educator_id, filters)
+
+
+class TrackRecordCache(EventGuardedCache):
+    def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
+        super().__init__(maxsize, max_age_seconds, live)
+        # Answers carry whole equity curves (up to one point per completed idea): keep fewer of them.
+        self._answers: MutableMapping[Key, bytes] = self.store(maxsize // 10)
+        # One lock per answer being built; gone when no request holds or awaits it.
+        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def answer_or_build(self, key: Key, build: Callable[[], Awaitable[bytes]]) -> bytes:
+        """The cached answer, or one built now. Requests missing the same answer at once wait for the first
+        to build it rather than all building it (after every drop, several readers miss together)."""
+        body = self.answer(key)
+        if body is not None:
+            return body
+        async with self._building(key):
+            body = self.answer(key)  # built by the request we waited for
+            if body is None:
+                generation = self.generation
+                body = await build()
+                self.put(key, body, generation)
+        return body
+
+    @contextlib.asynccontextmanager
+    async def _building(self, key: Key) -> AsyncIterator[None]:
+        if not self.usable():  # nothing would be kept: no reason to wait for each other
+            yield
+            return
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        async with lock:
+            yield
+
+    def answer(self, key: Key) -> bytes | None:
+        return self._answers.get(key) if self.usable() else None
+
+    def put(self, key: Key, body: bytes, generation: int) -> None:
+        if self.may_store(generation):
+            self._answers[key] = body
+
+    def drop_educator(self, educator_id: int | None) -> None:
+        """Forget the list and this educator's records (everything when the educator is not known)."""
+        self.dropped()
+        if educator_id is None:
+            self._answers.clear()
+            return
+        for key in [k for k in self._answers if k == LIST_KEY or k == record_key(educator_id, k[-1])]:
+            self._answers.pop(key, None)
+
+    def drop_all(self, _event: object = None) -> None:
+        self.dropped()
+        self._answers.clear()
