@@ -32,6 +32,7 @@ from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
 from tradeideas.desk import events as desk_events
 from tradeideas.desk.router import router as desk_router
+from tradeideas.housekeeping import Housekeeping
 from tradeideas.ideas import events as idea_events
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.events import (
@@ -122,6 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     idea_cache = IdeaCache(cache_size, cache_age, lambda: broker.events_live)
     public_config = PublicConfigCache(cache_size > 0, cache_age, lambda: broker.events_live)
     push = PushRuntime(db, settings)
+    clock = Clock()
+    housekeeping = Housekeeping(db, settings, clock.now)
     subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker)
 
     # Changes made elsewhere may have been missed while the listener was down (and caches were short-lived).
@@ -136,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await broker.start()
         await push.start()
+        await housekeeping.start()
         try:
             # Everything loaded so far (modules, models, routes) lives as long as the process: move it out of
             # the garbage collector's reach, so full collections stay short and do not stall requests.
@@ -143,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gc.freeze()
             yield
         finally:
+            await housekeeping.stop()
             await push.stop()
             await broker.stop()
             await db.dispose()
@@ -161,7 +166,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/openapi.json",
     )
     idea_pages = IdeaPages(db, idea_cache)
-    components = (settings, db, bus, broker, session_cache, idea_cache, idea_pages, public_config, push, Clock())
+    components = (settings, db, bus, broker, session_cache, idea_cache, idea_pages, public_config, push, clock)
     register_components(app, *components)
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.
     app.state.settings, app.state.db = settings, db

@@ -84,7 +84,10 @@ def main(argv: list[str] | None = None) -> None:
     setpw.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
     disable = sub.add_parser("disable-user", help="disable an account and end all its sessions")
     disable.add_argument("--email", required=True)
-    sub.add_parser("housekeeping", help="delete expired sessions, old login failures, used links and old events")
+    sub.add_parser(
+        "housekeeping",
+        help="delete expired sessions, old login failures, used links, old events and media unused for 24 hours",
+    )
     reset_cmd = sub.add_parser("reset-data", help="delete all ideas, chat, media and users (asks first)")
     reset_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     args = parser.parse_args(argv)
@@ -131,9 +134,7 @@ def main(argv: list[str] | None = None) -> None:
             _in_transaction(settings, disable_user)
             print(f"Disabled {args.email} and ended all their sessions.")
         elif args.cmd == "housekeeping":
-            removed = _in_transaction(settings, lambda s: housekeeping.run_once(s, settings))
-            for what, count in removed.items():
-                print(f"Removed {count} {what}.")
+            _housekeeping(settings)
         elif args.cmd == "reset-data":
             if not args.yes:
                 answer = input("This deletes ALL trade ideas, chat, media and users. Type RESET to confirm: ")
@@ -145,6 +146,21 @@ def main(argv: list[str] | None = None) -> None:
     except AppError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         raise SystemExit(1) from exc
+
+
+def _housekeeping(settings: Settings) -> None:
+    async def run() -> housekeeping.Report | None:
+        db = Database(settings)
+        try:
+            return await housekeeping.run_exclusive(db, settings)
+        finally:
+            await db.dispose()
+
+    report = asyncio.run(run())
+    if report is None:
+        print("Housekeeping is running in another process right now; nothing was done.")
+        return
+    print("\n".join(report.lines()))
 
 
 def _ready_banner(settings: Settings, url: str, *, with_seed: bool) -> str:
