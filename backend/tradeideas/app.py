@@ -18,7 +18,8 @@ from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import Role
 from tradeideas.auth.router import router as auth_router
 from tradeideas.chat import events as chat_events
-from tradeideas.chat.events import ChatMessageDeleted
+from tradeideas.chat import service as chat_service
+from tradeideas.chat.events import ChatMessageCreated, ChatMessageDeleted
 from tradeideas.chat.router import router as chat_router
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import register_components
@@ -49,7 +50,7 @@ from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
 from tradeideas.profiles.router import router as profiles_router
 from tradeideas.push.router import router as push_router
-from tradeideas.push.service import enqueue_idea_closed_push, enqueue_idea_push
+from tradeideas.push.service import enqueue_chat_push, enqueue_idea_closed_push, enqueue_idea_push
 from tradeideas.push.worker import PushRuntime
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.router import router as realtime_router
@@ -89,6 +90,10 @@ def subscribe(
     async def queue_closed_pushes(db: AsyncSession, idea: IdeaStatusChanged) -> None:
         await enqueue_idea_closed_push(db, idea, settings)
 
+    async def queue_chat_pushes(db: AsyncSession, message: ChatMessageCreated) -> None:
+        room = await chat_service.get_room(db, message.room_id)
+        await enqueue_chat_push(db, message, room.name)
+
     def user_changed(event: UserChanged) -> None:
         sessions.forget_user(event.user_id)
         broker.on_user_changed(event.user_id)  # streams opened with an ended session close
@@ -103,6 +108,8 @@ def subscribe(
     bus.after_commit(IdeaCreated, push.wake)
     bus.during(IdeaStatusChanged, queue_closed_pushes)  # ideaClosed pushes, when the status ends the idea
     bus.after_commit(IdeaStatusChanged, push.wake)
+    bus.during(ChatMessageCreated, queue_chat_pushes)  # chatMessage pushes, for those who switched them on
+    bus.after_commit(ChatMessageCreated, push.wake)
     bus.after_commit(idea_events.IDEA_CHANGES, ideas.drop_pages)
     bus.after_commit(IdeasSeen, lambda event: ideas.forget_seen(event.user_id))
     bus.after_commit(UserChanged, user_changed)
