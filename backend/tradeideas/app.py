@@ -17,6 +17,7 @@ from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import Role
 from tradeideas.auth.router import router as auth_router
+from tradeideas.backup import ServerPresence
 from tradeideas.chat import events as chat_events
 from tradeideas.chat import service as chat_service
 from tradeideas.chat.events import ChatMessageCreated, ChatMessageDeleted
@@ -132,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     push = PushRuntime(db, settings)
     clock = Clock()
     housekeeping = Housekeeping(db, settings, clock.now)
+    presence = ServerPresence(settings)  # `tradeideas restore` refuses to replace a database in use
     subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker)
 
     # Changes made elsewhere may have been missed while the listener was down (and caches were short-lived).
@@ -144,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        presence.enter()
         await broker.start()
         await push.start()
         await housekeeping.start()
@@ -158,6 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await push.stop()
             await broker.stop()
             await db.dispose()
+            presence.exit()
 
     app = FastAPI(
         title=settings.app_name,

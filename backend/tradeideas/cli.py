@@ -18,7 +18,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas import housekeeping, reset, seed
+from tradeideas import backup, housekeeping, reset, seed
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
 from tradeideas.core.errors import AppError
@@ -88,6 +88,15 @@ def main(argv: list[str] | None = None) -> None:
         "housekeeping",
         help="delete expired sessions, old login failures, used links, old events and media unused for 24 hours",
     )
+    backup_cmd = sub.add_parser("backup", help="copy the database and the media folder to a new directory")
+    backup_cmd.add_argument("path", type=Path, help="a directory that does not exist yet (or is empty)")
+    restore_cmd = sub.add_parser(
+        "restore", help="put a backup back (SQLite: with the server stopped; PostgreSQL: prints the psql command)"
+    )
+    restore_cmd.add_argument("path", type=Path, help="a directory written by `tradeideas backup`")
+    restore_cmd.add_argument(
+        "--force", action="store_true", help="replace a database that holds data (PostgreSQL: run psql)"
+    )
     reset_cmd = sub.add_parser("reset-data", help="delete all ideas, chat, media and users (asks first)")
     reset_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     args = parser.parse_args(argv)
@@ -135,6 +144,10 @@ def main(argv: list[str] | None = None) -> None:
             print(f"Disabled {args.email} and ended all their sessions.")
         elif args.cmd == "housekeeping":
             _housekeeping(settings)
+        elif args.cmd == "backup":
+            print("\n".join(asyncio.run(backup.backup(settings, args.path)).lines))
+        elif args.cmd == "restore":
+            print("\n".join(backup.restore(settings, args.path, force=args.force).lines))
         elif args.cmd == "reset-data":
             if not args.yes:
                 answer = input("This deletes ALL trade ideas, chat, media and users. Type RESET to confirm: ")
@@ -145,6 +158,9 @@ def main(argv: list[str] | None = None) -> None:
             print("All data deleted. Run `tradeideas seed` to recreate the demo accounts.")
     except AppError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
+        raise SystemExit(1) from exc
+    except backup.BackupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from exc
 
 
