@@ -55,6 +55,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "DEMO_PASSWORD": DEMO_PASSWORD,
         "CHANNEL_URL": "https://example.com/e2e-channel",
         "LOG_LEVEL": "warning",
+        # The push journeys' fake push service listens on 127.0.0.1 (plain http only when listed explicitly).
+        "PUSH_ENDPOINT_HOSTS": "fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,127.0.0.1",
     }
     env.pop("DATABASE_URL", None)
     log = (data_dir / "server.log").open("w")

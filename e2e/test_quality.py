@@ -23,6 +23,7 @@ CUSTOMER_ROUTES = [
     "/customer/educators",
     "/customer/educators/alex-morgan",
     "/customer/journal",
+    "/customer/ideas/1",
 ]
 EDUCATOR_ROUTES = [
     "/educator/dashboard",

@@ -64,6 +64,8 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         channel_url="https://example.com/channel",
         # The fake push services of the tests listen on 127.0.0.1 (plain http is allowed only when listed).
         push_endpoint_hosts=Settings.model_fields["push_endpoint_hosts"].default + ",127.0.0.1",
+        # Tests run housekeeping themselves, with a controlled clock (tests/test_housekeeping.py).
+        housekeeping_interval_seconds=0,
     )
     migrate(s)
     yield s

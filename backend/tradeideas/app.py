@@ -17,8 +17,10 @@ from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import Role
 from tradeideas.auth.router import router as auth_router
+from tradeideas.backup import ServerPresence
 from tradeideas.chat import events as chat_events
-from tradeideas.chat.events import ChatMessageDeleted
+from tradeideas.chat import service as chat_service
+from tradeideas.chat.events import ChatMessageCreated, ChatMessageDeleted
 from tradeideas.chat.router import router as chat_router
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import register_components
@@ -32,6 +34,7 @@ from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
 from tradeideas.desk import events as desk_events
 from tradeideas.desk.router import router as desk_router
+from tradeideas.housekeeping import Housekeeping
 from tradeideas.ideas import events as idea_events
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.events import (
@@ -48,7 +51,7 @@ from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
 from tradeideas.profiles.router import router as profiles_router
 from tradeideas.push.router import router as push_router
-from tradeideas.push.service import enqueue_idea_closed_push, enqueue_idea_push
+from tradeideas.push.service import enqueue_chat_push, enqueue_idea_closed_push, enqueue_idea_push
 from tradeideas.push.worker import PushRuntime
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.router import router as realtime_router
@@ -90,6 +93,10 @@ def subscribe(
     async def queue_closed_pushes(db: AsyncSession, idea: IdeaStatusChanged) -> None:
         await enqueue_idea_closed_push(db, idea, settings)
 
+    async def queue_chat_pushes(db: AsyncSession, message: ChatMessageCreated) -> None:
+        room = await chat_service.get_room(db, message.room_id)
+        await enqueue_chat_push(db, message, room.name)
+
     def user_changed(event: UserChanged) -> None:
         sessions.forget_user(event.user_id)
         broker.on_user_changed(event.user_id)  # streams opened with an ended session close
@@ -108,6 +115,8 @@ def subscribe(
     bus.after_commit(IdeaCreated, push.wake)
     bus.during(IdeaStatusChanged, queue_closed_pushes)  # ideaClosed pushes, when the status ends the idea
     bus.after_commit(IdeaStatusChanged, push.wake)
+    bus.during(ChatMessageCreated, queue_chat_pushes)  # chatMessage pushes, for those who switched them on
+    bus.after_commit(ChatMessageCreated, push.wake)
     bus.after_commit(idea_events.IDEA_CHANGES, ideas.drop_pages)
     # Open ideas are counted in records too: any change to an educator's ideas drops their answers.
     bus.after_commit(idea_events.EDUCATOR_IDEA_CHANGES, educator_ideas_changed)
@@ -131,6 +140,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     public_config = PublicConfigCache(cache_size > 0, cache_age, lambda: broker.events_live)
     record_cache = TrackRecordCache(cache_size, cache_age, lambda: broker.events_live)
     push = PushRuntime(db, settings)
+    clock = Clock()
+    housekeeping = Housekeeping(db, settings, clock.now)
+    presence = ServerPresence(settings)  # `tradeideas restore` refuses to replace a database in use
     subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker, record_cache)
 
     # Changes made elsewhere may have been missed while the listener was down (and caches were short-lived).
@@ -144,8 +156,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        presence.enter()
         await broker.start()
         await push.start()
+        await housekeeping.start()
         try:
             # Everything loaded so far (modules, models, routes) lives as long as the process: move it out of
             # the garbage collector's reach, so full collections stay short and do not stall requests.
@@ -153,9 +167,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gc.freeze()
             yield
         finally:
+            await housekeeping.stop()
             await push.stop()
             await broker.stop()
             await db.dispose()
+            presence.exit()
 
     app = FastAPI(
         title=settings.app_name,
@@ -182,7 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         public_config,
         record_cache,
         push,
-        Clock(),
+        clock,
     )
     register_components(app, *components)
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.

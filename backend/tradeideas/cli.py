@@ -18,7 +18,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas import housekeeping, reset, seed
+from tradeideas import backup, housekeeping, reset, seed
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
 from tradeideas.core.errors import AppError
@@ -84,7 +84,19 @@ def main(argv: list[str] | None = None) -> None:
     setpw.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
     disable = sub.add_parser("disable-user", help="disable an account and end all its sessions")
     disable.add_argument("--email", required=True)
-    sub.add_parser("housekeeping", help="delete expired sessions, old login failures, used links and old events")
+    sub.add_parser(
+        "housekeeping",
+        help="delete expired sessions, old login failures, used links, old events and media unused for 24 hours",
+    )
+    backup_cmd = sub.add_parser("backup", help="copy the database and the media folder to a new directory")
+    backup_cmd.add_argument("path", type=Path, help="a directory that does not exist yet (or is empty)")
+    restore_cmd = sub.add_parser(
+        "restore", help="put a backup back (SQLite: with the server stopped; PostgreSQL: prints the psql command)"
+    )
+    restore_cmd.add_argument("path", type=Path, help="a directory written by `tradeideas backup`")
+    restore_cmd.add_argument(
+        "--force", action="store_true", help="replace a database that holds data (PostgreSQL: run psql)"
+    )
     reset_cmd = sub.add_parser("reset-data", help="delete all ideas, chat, media and users (asks first)")
     reset_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     args = parser.parse_args(argv)
@@ -131,9 +143,11 @@ def main(argv: list[str] | None = None) -> None:
             _in_transaction(settings, disable_user)
             print(f"Disabled {args.email} and ended all their sessions.")
         elif args.cmd == "housekeeping":
-            removed = _in_transaction(settings, lambda s: housekeeping.run_once(s, settings))
-            for what, count in removed.items():
-                print(f"Removed {count} {what}.")
+            _housekeeping(settings)
+        elif args.cmd == "backup":
+            print("\n".join(asyncio.run(backup.backup(settings, args.path)).lines))
+        elif args.cmd == "restore":
+            print("\n".join(backup.restore(settings, args.path, force=args.force).lines))
         elif args.cmd == "reset-data":
             if not args.yes:
                 answer = input("This deletes ALL trade ideas, chat, media and users. Type RESET to confirm: ")
@@ -145,6 +159,24 @@ def main(argv: list[str] | None = None) -> None:
     except AppError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         raise SystemExit(1) from exc
+    except backup.BackupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(1) from exc
+
+
+def _housekeeping(settings: Settings) -> None:
+    async def run() -> housekeeping.Report | None:
+        db = Database(settings)
+        try:
+            return await housekeeping.run_exclusive(db, settings)
+        finally:
+            await db.dispose()
+
+    report = asyncio.run(run())
+    if report is None:
+        print("Housekeeping is running in another process right now; nothing was done.")
+        return
+    print("\n".join(report.lines()))
 
 
 def _ready_banner(settings: Settings, url: str, *, with_seed: bool) -> str:

@@ -1,26 +1,227 @@
 """Housekeeping: delete what is no longer needed (expired sessions, old login failures, used or expired
-account links, events past their replay window). `tradeideas housekeeping` runs it once and reports."""
+account links, events past their replay window, and media nothing has used for 24 hours).
 
-from sqlalchemy import delete, or_
+`tradeideas housekeeping` runs it once and reports; `Housekeeping` runs it every HOUSEKEEPING_INTERVAL_SECONDS
+in the background of every server process, and a lock lets only one of them (or the command) work at a time:
+a session-level advisory lock on PostgreSQL, a file lock in DATA_DIR on SQLite (see decision 0037).
+"""
+
+import asyncio
+import fcntl
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import ColumnElement, delete, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.admin.models import AccountToken
 from tradeideas.auth import service as auth_service
-from tradeideas.db import utcnow
+from tradeideas.auth.models import User
+from tradeideas.chat.models import ChatMessage
+from tradeideas.db import Database, utcnow
+from tradeideas.ideas.models import IdeaImage, TradeIdea
+from tradeideas.media.models import MEDIA_URL_PREFIX, MediaFile
 from tradeideas.realtime.service import prune_events
 from tradeideas.settings import Settings
 
+log = logging.getLogger(__name__)
 
-async def run_once(db: AsyncSession, settings: Settings) -> dict[str, int]:
-    """What was removed, by kind."""
+# How long an upload may stay unused (not yet attached, or no longer) before it is deleted.
+UNUSED_MEDIA_GRACE = timedelta(hours=24)
+# pg_try_advisory_lock key: any constant that no other feature of this database uses.
+ADVISORY_LOCK_KEY = 7_370_421_012
+LOCK_FILE_NAME = "housekeeping.lock"
+
+
+@dataclass
+class Report:
+    """What one run removed, by kind; `unused_files` are deleted from disk once the rows are committed."""
+
+    removed: dict[str, int]
+    unused_files: list[str] = field(default_factory=list)
+    files_deleted: int = 0
+    bytes_freed: int = 0
+
+    def lines(self) -> list[str]:
+        out = [f"Removed {count} {what}." for what, count in self.removed.items()]
+        out.append(f"Deleted {self.files_deleted} media files, {_size(self.bytes_freed)} freed.")
+        return out
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} bytes"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / 1024 / 1024:.1f} MB"
+
+
+def _in_use() -> ColumnElement[bool]:
+    """A media row some idea (image or voice note), chat message or profile photo refers to.
+
+    Uncorrelated IN lists (hashed by both databases) rather than EXISTS per row: the voice note and avatar
+    references are by file name and have no index.
+    """
+    prefix_length = len(MEDIA_URL_PREFIX)
+    return or_(
+        MediaFile.id.in_(select(IdeaImage.media_id)),
+        MediaFile.id.in_(select(ChatMessage.image_id).where(ChatMessage.image_id.is_not(None))),
+        MediaFile.file_name.in_(select(User.avatar_path).where(User.avatar_path.is_not(None))),
+        MediaFile.file_name.in_(
+            select(func.substr(TradeIdea.audio_url, prefix_length + 1)).where(
+                TradeIdea.audio_url.like(MEDIA_URL_PREFIX + "%")
+            )
+        ),
+    )
+
+
+async def remove_unused_media(db: AsyncSession, now: datetime) -> tuple[int, list[str]]:
+    """Mark media that became unused, unmark media in use again, and delete the rows unused for 24 hours.
+
+    Returns the number of rows deleted and their file names (to delete once this transaction commits).
+    """
+    in_use = _in_use()
+    await db.execute(
+        update(MediaFile)
+        .where(MediaFile.orphaned_at.is_not(None), in_use)
+        .values(orphaned_at=None)
+        .execution_options(synchronize_session=False)
+    )
+    await db.execute(
+        update(MediaFile)
+        .where(MediaFile.orphaned_at.is_(None), ~in_use)
+        .values(orphaned_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    deleted = await db.execute(
+        delete(MediaFile)
+        .where(MediaFile.orphaned_at <= now - UNUSED_MEDIA_GRACE, ~in_use)
+        .returning(MediaFile.file_name, MediaFile.full_file_name)
+        .execution_options(synchronize_session=False)
+    )
+    rows = deleted.all()
+    files = [name for row in rows for name in dict.fromkeys(row) if name]
+    return len(rows), files
+
+
+async def run_once(db: AsyncSession, settings: Settings, now: datetime | None = None) -> Report:
+    """Delete the rows; the caller commits, then calls `delete_files` (see `run`)."""
+    now = now or utcnow()
     sessions, attempts = await auth_service.purge_expired(db, settings)
     links = await db.execute(
-        delete(AccountToken).where(or_(AccountToken.used_at.is_not(None), AccountToken.expires_at <= utcnow()))
+        delete(AccountToken).where(or_(AccountToken.used_at.is_not(None), AccountToken.expires_at <= now))
     )
     events = await prune_events(db, settings.events_keep_days)
-    return {
+    media, files = await remove_unused_media(db, now)
+    removed = {
         "expired sessions": sessions,
         "old login failures": attempts,
         "used or expired invitation and reset links": int(getattr(links, "rowcount", 0) or 0),
         "events past the replay window": events,
+        "unused media uploads": media,
     }
+    return Report(removed, files)
+
+
+def delete_files(settings: Settings, report: Report) -> None:
+    """Remove the report's unused files from the media folder, counting files and bytes."""
+    for name in report.unused_files:
+        path: Path = settings.media_dir / name
+        try:
+            size = path.stat().st_size
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        report.files_deleted += 1
+        report.bytes_freed += size
+
+
+async def run(database: Database, settings: Settings, now: datetime | None = None) -> Report:
+    """One complete run: the rows in one transaction, then the files of the media rows it deleted."""
+    async with database.sessionmaker() as session, session.begin():
+        report = await run_once(session, settings, now)
+    await asyncio.to_thread(delete_files, settings, report)
+    return report
+
+
+@asynccontextmanager
+async def exclusive(database: Database, settings: Settings) -> AsyncIterator[bool]:
+    """Yields True to the one caller (in any process) holding the housekeeping lock, False to the others."""
+    if settings.is_sqlite:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        with (settings.data_dir / LOCK_FILE_NAME).open("a") as lock_file:
+            try:
+                fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+        return
+    # A dedicated connection holds the session-level lock while the work runs on others; the lock goes with
+    # the connection should the process die.
+    async with database.engine.connect() as conn:
+        got = bool((await conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": ADVISORY_LOCK_KEY})).scalar())
+        await conn.commit()
+        if not got:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            try:
+                await conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_LOCK_KEY})
+                await conn.commit()
+            except Exception:
+                # Never return a connection that may still hold the lock to the pool.
+                await conn.invalidate()
+                raise
+
+
+async def run_exclusive(database: Database, settings: Settings, now: datetime | None = None) -> Report | None:
+    """`run`, unless another process (or task) is running housekeeping right now: then None."""
+    async with exclusive(database, settings) as mine:
+        if not mine:
+            return None
+        return await run(database, settings, now)
+
+
+class Housekeeping:
+    """The background schedule of one server process: a run every HOUSEKEEPING_INTERVAL_SECONDS (0: never),
+    the first a minute after start (or sooner with a shorter interval)."""
+
+    def __init__(self, database: Database, settings: Settings, now: Callable[[], datetime] = utcnow) -> None:
+        self.database = database
+        self.settings = settings
+        self.now = now
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        if self.settings.housekeeping_interval_seconds > 0:
+            self._task = asyncio.create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _loop(self) -> None:
+        interval = self.settings.housekeeping_interval_seconds
+        await asyncio.sleep(min(interval, 60.0))
+        while True:
+            try:
+                report = await run_exclusive(self.database, self.settings, self.now())
+                if report is not None:
+                    log.info("housekeeping: %s", " ".join(report.lines()))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("housekeeping failed; trying again at the next interval")
+            await asyncio.sleep(interval)

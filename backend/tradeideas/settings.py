@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     realtime_poll_seconds: float = 2.0
     events_keep_days: float = 7.0
     events_prune_interval_seconds: float = 3600.0
+    # Housekeeping (expired sessions, used links, old events, media unused for 24 h) in the background:
+    # seconds between runs, one process at a time; 0 turns it off (`tradeideas housekeeping` still works).
+    housekeeping_interval_seconds: float = 3600.0
     # In-memory caches of sessions, idea pages and customers' seen marks (0 turns them off). Entries are
     # dropped by events the moment the data changes; the age limit only bounds memory.
     cache_entries: int = 10_000

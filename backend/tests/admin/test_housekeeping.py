@@ -24,7 +24,7 @@ async def test_housekeeping_removes_only_what_has_expired_or_been_used(app: Fast
         session.add(AccountToken(token_hash="x" * 64, expires_at=now - timedelta(seconds=1), **common))
         session.add(AccountToken(token_hash="f" * 64, expires_at=now + timedelta(hours=1), **common))
     async with app.state.db.sessionmaker() as session, session.begin():
-        removed = await housekeeping.run_once(session, app.state.settings)
+        removed = (await housekeeping.run_once(session, app.state.settings)).removed
     assert removed["expired sessions"] >= 1
     assert removed["old login failures"] >= 1
     assert removed["used or expired invitation and reset links"] >= 2

@@ -261,15 +261,15 @@ async def test_closing_an_idea_pushes_how_it_ended_to_those_who_want_it(
 ) -> None:
     await _subscribed(app, push_service, "wants-closed")
     await _subscribed(app, push_service, "no-closed", notify_idea_closed=False)
-    idea = await create(educator_a, pair="EUR/USD", orderType="BUY")
+    idea = await create(educator_a, pair="EUR/USD", orderType="BUY", exit2="1.0960")
     await push_service.wait_for(lambda: len(push_service.received) == 2)  # both hear of the new idea
     r = await educator_a.put(f"/api/trade-ideas/{idea['id']}", json={"status": "pending"})
     assert r.status_code == 200
-    r = await educator_a.put(f"/api/trade-ideas/{idea['id']}", json={"status": "successful"})
-    assert r.status_code == 200
+    r = await educator_a.put(f"/api/trade-ideas/{idea['id']}", json={"status": "successful", "outcome": "exit2"})
+    assert r.status_code == 200, r.text
     await push_service.wait_for(lambda: len(push_service.received["wants-closed"]) == 2)
     closed = push_service.received["wants-closed"][1]
-    assert closed["title"] == "EUR/USD BUY closed: successful"
-    assert closed["url"] == "/customer/forex/leverage" and closed["ideaId"] == idea["id"]
+    assert closed["title"] == "EUR/USD BUY closed: exit 2 reached"
+    assert closed["url"] == f"/customer/ideas/{idea['id']}" and closed["ideaId"] == idea["id"]
     assert len(push_service.received["no-closed"]) == 1  # only the new-idea push
     await educator_a.delete(f"/api/trade-ideas/{idea['id']}")

@@ -25,6 +25,9 @@ class MediaFile(Base):
     full_file_name: Mapped[str | None] = mapped_column(String(64), default=None)
     duration_seconds: Mapped[float | None] = mapped_column(Float, default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Since when nothing refers to it (an idea, chat message or profile): set at upload and by housekeeping
+    # when it finds the file unused, cleared when it is attached. Housekeeping deletes it 24 hours later.
+    orphaned_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
     @property
     def url(self) -> str:

@@ -231,8 +231,16 @@ def media_path(settings: Settings, name: str) -> Path:
     return path
 
 
+def mark_in_use(*media: MediaFile) -> None:
+    """These files are being attached to something: housekeeping no longer counts them as unused."""
+    for item in media:
+        item.orphaned_at = None
+
+
 async def owned_media(db: AsyncSession, owner_id: int, ids: list[int]) -> dict[int, MediaFile]:
-    """The given media rows if every one exists and belongs to `owner_id`; else Invalid."""
+    """The given media rows, marked in use, if every one exists and belongs to `owner_id`; else Invalid.
+
+    Every domain that attaches images calls it, so an upload attached now is never deleted as unused."""
     if not ids:
         return {}
     rows = (await db.execute(select(MediaFile).where(MediaFile.id.in_(ids), MediaFile.owner_id == owner_id))).scalars()
@@ -241,12 +249,14 @@ async def owned_media(db: AsyncSession, owner_id: int, ids: list[int]) -> dict[i
         raise Invalid("Image not found: upload it first with POST /api/media", code="unknown_image")
     if any(m.kind != "image" for m in found.values()):
         raise Invalid("imageIds must name images, not voice notes", code="unknown_image")
+    mark_in_use(*found.values())
     return found
 
 
 async def owned_audio(db: AsyncSession, owner_id: int, media_id: int) -> MediaFile:
-    """The caller's voice note `media_id`; Invalid when it is not theirs or not audio."""
+    """The caller's voice note `media_id`, marked in use; Invalid when it is not theirs or not audio."""
     media = await db.get(MediaFile, media_id)
     if media is None or media.owner_id != owner_id or media.kind != "audio":
         raise Invalid("Voice note not found: upload it first with POST /api/media", code="unknown_audio")
+    mark_in_use(media)
     return media

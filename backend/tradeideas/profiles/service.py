@@ -124,6 +124,7 @@ async def update_profile(db: AsyncSession, user: User, body: ProfileUpdate) -> U
 
 async def set_avatar(db: AsyncSession, settings: Settings, user: User, upload: UploadFile) -> User:
     media = await media_service.store_image(db, settings, user.id, upload)
+    media_service.mark_in_use(media)
     user.avatar_path = media.file_name
     user.updated_at = utcnow()
     await db.flush()

@@ -12,7 +12,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Integer, Select, String, delete, exists, func, insert, literal, select, true, update
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    Integer,
+    Select,
+    String,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    select,
+    true,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import Role, User
@@ -34,6 +48,7 @@ TEST_FAILED = "PushAlert notification failed"
 TRADE_OK = "Trade notification sent successfully!"
 TRADE_FAILED = "Trade notification failed"
 NO_SUBSCRIPTION = "No push subscription for this account: allow notifications in this browser first."
+CHAT_PREVIEW = 120  # characters of a chat message shown in its notification
 
 
 # ---- subscriptions --------------------------------------------------------------------------------
@@ -104,33 +119,52 @@ def channel_message(notification: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ---- queue ----------------------------------------------------------------------------------------
-def closed_notification(idea: Mapping[str, Any]) -> dict[str, Any]:
-    """The push for an idea that ended: how it ended, opening the market's history where it now is.
+# How an idea ended, after "EUR/USD BUY" (the wording of the front end's outcome labels).
+ENDINGS = {
+    "exit1": "closed: exit 1 reached",
+    "exit2": "closed: exit 2 reached",
+    "exit3": "closed: exit 3 reached",
+    "invalidation": "stopped at invalidation",
+    "not_triggered": "not triggered",
+}
 
-    The ending is the idea's status ("EUR/USD BUY closed: successful"); `ending` is the one place to
-    put a richer outcome phrase ("exit 2 reached") once ideas record it.
-    """
+
+def ending(idea: Mapping[str, Any]) -> str:
+    """ "closed: exit 2 reached", "stopped at invalidation", "closed at 1.0921", "not triggered"; ideas
+    without a recorded outcome say their status ("closed: successful")."""
+    outcome = idea.get("outcome")
+    if outcome == "manual":
+        return f"closed at {idea.get('closePrice') or 'a manual price'}"
+    if isinstance(outcome, str) and outcome in ENDINGS:
+        return ENDINGS[outcome]
+    return f"closed: {idea.get('status') or 'closed'}"
+
+
+def closed_notification(idea: Mapping[str, Any]) -> dict[str, Any]:
+    """The push for an idea that ended: how it ended, opening that idea's own page."""
     market = _market(idea)
-    ending = str(idea.get("status") or "closed")
     idea_type = str(idea.get("ideaType") or "Leverage").lower()
+    heading = f"{idea.get('pair', '')} {str(idea.get('orderType') or '').upper()}".strip()
+    idea_id = idea.get("id")
     return {
-        "title": f"{idea.get('pair', '')} {str(idea.get('orderType') or '').upper()} closed: {ending}".strip(),
+        "title": f"{heading} {ending(idea)}",
         "body": f"{idea.get('educatorName') or 'Professional Educator'} · {market.capitalize()} · {idea_type}",
-        "url": f"/customer/{market}/{idea_type}",
-        "tag": f"idea-closed-{idea.get('id', 'sample')}",
+        "url": f"/customer/ideas/{idea_id}" if idea_id is not None else f"/customer/{market}/{idea_type}",
+        "tag": f"idea-closed-{idea_id if idea_id is not None else 'sample'}",
         "kind": "idea-closed",
         "market": market,
         "pair": idea.get("pair", ""),
-        "ideaId": idea.get("id"),
+        "ideaId": idea_id,
     }
 
 
 async def enqueue_idea_closed_push(
     db: AsyncSession, idea_payload: JsonPayload, settings: Settings, now: datetime | None = None
 ) -> int:
-    """Like `enqueue_idea_push`, for an idea whose status became successful or unsuccessful (`ideaClosed`)."""
+    """Like `enqueue_idea_push`, for an idea whose status ended it (`ideaClosed`): successful, unsuccessful or
+    invalidated (not triggered)."""
     idea = json_payload(idea_payload)
-    if idea.get("status") not in ("successful", "unsuccessful"):
+    if idea.get("status") not in ("successful", "unsuccessful", "invalidated"):
         return 0
     return await enqueue_idea_push(db, idea, settings, now, event="ideaClosed")
 
@@ -159,7 +193,7 @@ async def enqueue_idea_push(
         notify = CustomerIdeaState.notify_forex if market == "forex" else CustomerIdeaState.notify_crypto
         event_switch = CustomerIdeaState.notify_idea_closed if closed else CustomerIdeaState.notify_new_idea
         now = now or utcnow()
-        allowed = [
+        allowed: list[ColumnElement[bool]] = [
             User.role == Role.CUSTOMER,
             User.disabled.is_(False),
             func.coalesce(notify, true()),
@@ -172,55 +206,8 @@ async def enqueue_idea_push(
                 )
             )
 
-        def audience(*columns: Any) -> Select[Any]:
-            return (
-                select(*columns)
-                .join(User, User.id == PushSubscription.user_id)
-                .outerjoin(CustomerIdeaState, CustomerIdeaState.user_id == PushSubscription.user_id)
-                .where(*allowed)
-            )
-
-        # Customers without quiet hours (nearly all): one INSERT ... SELECT, however many there are.
-        rows = audience(
-            literal(Channel.WEBPUSH.value, String),
-            PushSubscription.id,
-            literal(idea_id, Integer),
-            literal(message, JSON),
-            literal(DeliveryStatus.PENDING.value, String),
-            literal(0, Integer),
-            literal(now, UTCDateTime),
-            literal(now, UTCDateTime),
-            literal(now, UTCDateTime),
-        ).where(CustomerIdeaState.quiet_start.is_(None))
-        columns = ["channel", "subscription_id", "idea_id", "payload", "status", "attempts", "next_attempt_at"]
-        columns += ["created_at", "updated_at"]
         async with db.begin_nested():
-            result = await db.execute(insert(PushDelivery).from_select(columns, rows))
-            queued = int(getattr(result, "rowcount", 0) or 0)
-            quiet = await db.execute(
-                audience(
-                    PushSubscription.id,
-                    CustomerIdeaState.quiet_start,
-                    CustomerIdeaState.quiet_end,
-                    CustomerIdeaState.quiet_timezone,
-                ).where(CustomerIdeaState.quiet_start.is_not(None))
-            )
-            for subscription_id, start, end, zone in quiet:
-                until = quiet_until(start, end, zone, now) if end and zone else None
-                db.add(
-                    PushDelivery(
-                        channel=Channel.WEBPUSH,
-                        subscription_id=subscription_id,
-                        idea_id=idea_id,
-                        payload=message,
-                        status=DeliveryStatus.PENDING if until is None else DeliveryStatus.HELD,
-                        attempts=0,
-                        next_attempt_at=until or now,
-                        created_at=now,
-                        updated_at=now,
-                    )
-                )
-                queued += 1
+            queued = await _queue_for(db, allowed, message, idea_id, now)
             if settings.telegram_bot_token and settings.telegram_chat_id and not closed:
                 db.add(
                     PushDelivery(
@@ -243,12 +230,122 @@ async def enqueue_idea_push(
         return 0
 
 
+async def _queue_for(
+    db: AsyncSession, allowed: list[ColumnElement[bool]], message: dict[str, Any], idea_id: int | None, now: datetime
+) -> int:
+    """One delivery of `message` per subscription whose customer passes `allowed` (conditions on User,
+    CustomerIdeaState and PushSubscription); held until their quiet hours end for those in them."""
+
+    def audience(*columns: Any) -> Select[Any]:
+        return (
+            select(*columns)
+            .join(User, User.id == PushSubscription.user_id)
+            .outerjoin(CustomerIdeaState, CustomerIdeaState.user_id == PushSubscription.user_id)
+            .where(*allowed)
+        )
+
+    # Customers without quiet hours (nearly all): one INSERT ... SELECT, however many there are.
+    rows = audience(
+        literal(Channel.WEBPUSH.value, String),
+        PushSubscription.id,
+        literal(idea_id, Integer),
+        literal(message, JSON),
+        literal(DeliveryStatus.PENDING.value, String),
+        literal(0, Integer),
+        literal(now, UTCDateTime),
+        literal(now, UTCDateTime),
+        literal(now, UTCDateTime),
+    ).where(CustomerIdeaState.quiet_start.is_(None))
+    columns = ["channel", "subscription_id", "idea_id", "payload", "status", "attempts", "next_attempt_at"]
+    columns += ["created_at", "updated_at"]
+    result = await db.execute(insert(PushDelivery).from_select(columns, rows))
+    queued = int(getattr(result, "rowcount", 0) or 0)
+    quiet = await db.execute(
+        audience(
+            PushSubscription.id,
+            CustomerIdeaState.quiet_start,
+            CustomerIdeaState.quiet_end,
+            CustomerIdeaState.quiet_timezone,
+        ).where(CustomerIdeaState.quiet_start.is_not(None))
+    )
+    for subscription_id, start, end, zone in quiet:
+        until = quiet_until(start, end, zone, now) if end and zone else None
+        db.add(
+            PushDelivery(
+                channel=Channel.WEBPUSH,
+                subscription_id=subscription_id,
+                idea_id=idea_id,
+                payload=message,
+                status=DeliveryStatus.PENDING if until is None else DeliveryStatus.HELD,
+                attempts=0,
+                next_attempt_at=until or now,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        queued += 1
+    return queued
+
+
+def chat_notification(message: Mapping[str, Any], room_name: str) -> dict[str, Any]:
+    """The push for an educator's chat message: who wrote in which room, the start of the text; opens the room."""
+    text = str(message.get("message") or "")
+    room_id = message.get("roomId")
+    return {
+        "title": f"{message.get('userName') or 'Professional Educator'} in {room_name}",
+        "body": text if len(text) <= CHAT_PREVIEW else text[: CHAT_PREVIEW - 1].rstrip() + "…",
+        "url": f"/customer/chat?room={room_id}",
+        "tag": f"chat-{room_id}",  # a newer message in the same room replaces the older notification
+        "kind": "chat-message",
+        "roomId": room_id,
+        "messageId": message.get("id"),
+    }
+
+
+async def enqueue_chat_push(
+    db: AsyncSession, message_payload: JsonPayload, room_name: str, now: datetime | None = None
+) -> int:
+    """Queue a `chatMessage` push per subscription of customers who switched that event on (it is off by
+    default) and have not switched off the message's educator. Rooms span both markets, so the market
+    switches do not apply (decision 0038). Runs in the posting transaction; never raises."""
+    try:
+        chat = json_payload(message_payload)
+        educator_id = chat.get("userId")
+        if chat.get("userRole") != Role.EDUCATOR or not isinstance(educator_id, int):
+            return 0
+        allowed: list[ColumnElement[bool]] = [
+            User.role == Role.CUSTOMER,
+            User.disabled.is_(False),
+            CustomerIdeaState.notify_chat.is_(True),
+            ~exists().where(
+                MutedEducator.user_id == PushSubscription.user_id, MutedEducator.educator_id == educator_id
+            ),
+        ]
+        async with db.begin_nested():
+            queued = await _queue_for(db, allowed, chat_notification(chat, room_name), None, now or utcnow())
+            await db.flush()
+        return queued
+    except Exception:
+        log.exception("queueing push notifications for a chat message failed; the message is kept")
+        return 0
+
+
+SUMMARY_KINDS = {"trade-idea": ("new idea", "new ideas"), "idea-closed": ("closed idea", "closed ideas")}
+SUMMARY_KINDS["chat-message"] = ("chat message", "chat messages")
+
+
 def summary_notification(held: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """One notification for what arrived during quiet hours ("3 new ideas while you were away")."""
+    counts: dict[str, int] = {}
+    for m in held:
+        kind = str(m.get("kind")) if m.get("kind") in SUMMARY_KINDS else "trade-idea"
+        counts[kind] = counts.get(kind, 0) + 1
+    parts = [f"{n} {SUMMARY_KINDS[kind][0 if n == 1 else 1]}" for kind, n in counts.items()]
+    what = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     pairs = [str(m.get("pair")) for m in held if m.get("pair")]
     shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
     return {
-        "title": f"{len(held)} new ideas while you were away",
+        "title": f"{what} while you were away",
         "body": shown or "Open the app to see them.",
         "url": "/customer/dashboard",
         "tag": "quiet-hours-summary",

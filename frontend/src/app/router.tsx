@@ -33,6 +33,7 @@ const loadMarketChooser = () => import("../features/ideas/MarketChooserPage");
 const loadMarketDashboard = () => import("../features/ideas/MarketDashboardPage");
 const MarketChooserPage = page(loadMarketChooser, "MarketChooserPage");
 const MarketDashboardPage = page(loadMarketDashboard, "MarketDashboardPage");
+const IdeaPage = page(() => import("../features/ideas/IdeaPage"), "IdeaPage");
 const MyTradeIdeasPage = page(() => import("../features/ideas/MyTradeIdeasPage"), "MyTradeIdeasPage");
 const IdeaFormPage = page(() => import("../features/ideas/IdeaFormPage"), "IdeaFormPage");
 const TestNotificationsPage = page(() => import("../features/notifications/TestNotificationsPage"), "TestNotificationsPage");
@@ -70,6 +71,14 @@ function EditIdeaRoute() {
   const id = Number(ideaId);
   if (!Number.isInteger(id) || id < 1) return <NotFoundPage />;
   return <WithSession>{(s) => <IdeaFormPage {...s} ideaId={id} />}</WithSession>;
+}
+
+/** /customer/ideas/:ideaId: one idea (where an "idea closed" notification leads). */
+function IdeaRoute() {
+  const { ideaId } = useParams();
+  const id = Number(ideaId);
+  if (!Number.isInteger(id) || id < 1) return <NotFoundPage />;
+  return <IdeaPage ideaId={id} />;
 }
 
 const markets: Market[] = ["forex", "crypto"];
@@ -131,6 +140,7 @@ export const routes: RouteObject[] = [
               handle: title(`${MARKET_TITLE[market]} ${TYPE_TITLE[ideaType]} Ideas History`),
             })),
           ),
+          { path: "/customer/ideas/:ideaId", element: <IdeaRoute />, handle: title("Trade Idea") },
           { path: "/customer/chat", element: <CustomerChatPage />, handle: title("Messages") },
           { path: "/customer/educators", element: <EducatorsPage />, handle: title("Educators") },
           { path: "/customer/educators/:slug", element: <EducatorRecordRoute />, handle: title("Educator Track Record") },

@@ -74,6 +74,13 @@ describe("CustomerChatPage", () => {
     expect(await screen.findByText("No messages yet")).toBeInTheDocument();
   });
 
+  it("opens the room named in the address (where a chat notification leads)", async () => {
+    stub(rooms);
+    renderApp("/customer/chat?room=2");
+    expect(await screen.findByRole("tab", { name: "Exchange Ideas" })).toHaveAttribute("aria-selected", "true");
+    expect(await screen.findByText("No messages yet")).toBeInTheDocument();
+  });
+
   it("asks to select a channel when there is no room", async () => {
     stub([]);
     renderApp("/customer/chat");

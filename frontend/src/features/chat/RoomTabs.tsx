@@ -1,6 +1,7 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { MessagesSquare, RefreshCw } from "lucide-react";
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { useSearchParams } from "react-router";
 import { Button } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
 import { Spinner } from "../../components/Spinner";
@@ -10,12 +11,18 @@ import { useChatRooms } from "./useChatRooms";
 /** Only these rooms are shown (spec §Customer chat). */
 const ROOM_NAMES = new Set(["Leverage Ideas", "Exchange Ideas"]);
 
-/** A tab per chat room (first one selected) with each room's content below. */
+/**
+ * A tab per chat room with each room's content below. The selected room is `?room=ID` in the address (a chat
+ * notification opens its room that way); without it, the first room.
+ */
 export function RoomTabs({ children }: { children: (room: ChatRoom) => ReactNode }) {
   const rooms = useChatRooms();
-  const [selected, setSelected] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
   const visible = (rooms.data ?? []).filter((room) => ROOM_NAMES.has(room.name));
+  const asked = params.get("room");
+  const selected = visible.some((room) => String(room.id) === asked) ? asked : null;
   const value = selected ?? (visible[0] ? String(visible[0].id) : "");
+  const setSelected = (room: string) => setParams({ room }, { replace: true });
 
   if (rooms.isPending) {
     return (
