@@ -11,6 +11,7 @@ import re
 import secrets
 import sys
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
@@ -26,8 +27,8 @@ HANDLER = "tradeideas"  # the root handler this module installs (found again by 
 ACCESS_LOGGER = "tradeideas.access"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"
 # Fields every JSON line starts with; extras (request_id, method, path, status, duration_ms, ...) follow.
-JSON_FIELDS = "%(levelname)s %(name)s %(message)s"
-JSON_RENAMES = {"levelname": "level", "name": "logger"}
+JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s"
+JSON_RENAMES = {"asctime": "time", "levelname": "level", "name": "logger"}
 # Record attributes that are not worth a JSON field (uvicorn adds a coloured copy of its message).
 JSON_SKIPPED = ("color_message",)
 
@@ -54,11 +55,17 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class JsonLines(JsonFormatter):
+    """python-json-logger's formatter with the time first, in ISO 8601 UTC (what log stores parse without help)."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
+
+
 def json_formatter() -> JsonFormatter:
-    return JsonFormatter(
+    return JsonLines(
         JSON_FIELDS,
         rename_fields=JSON_RENAMES,
-        timestamp="time",  # ISO 8601 in UTC, first in the line
         reserved_attrs=[*JsonFormatter().reserved_attrs, *JSON_SKIPPED],
     )
 
