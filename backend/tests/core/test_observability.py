@@ -137,7 +137,7 @@ async def test_json_log_lines_carry_the_request_id(settings: Settings, json_log_
     access = by_logger["tradeideas.access"]
     assert access["method"] == "GET" and access["path"] == "/api/boom" and access["status"] == 500
     assert access["duration_ms"] >= 0 and access["time"].startswith(str(utcnow().year))
-    assert list(access)[:4] == ["time", "level", "logger", "message"]
+    assert list(access)[:5] == ["time", "level", "logger", "message", "request_id"]
     # An invitation link's secret never reaches the log: its path is written as the route template.
     invite = [line for line in lines if line.get("request_id") == ok.headers["x-request-id"]]
     assert [line["path"] for line in invite if line["logger"] == "tradeideas.access"] == ["/api/invites/{token}"]

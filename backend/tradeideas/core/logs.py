@@ -26,8 +26,9 @@ SAFE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 HANDLER = "tradeideas"  # the root handler this module installs (found again by name, never added twice)
 ACCESS_LOGGER = "tradeideas.access"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"
-# Fields every JSON line starts with; extras (request_id, method, path, status, duration_ms, ...) follow.
-JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s"
+# Fields every JSON line starts with (request_id is null outside requests); extras (method, path, status,
+# duration_ms, ...) follow.
+JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"
 JSON_RENAMES = {"asctime": "time", "levelname": "level", "name": "logger"}
 # Record attributes that are not worth a JSON field (uvicorn adds a coloured copy of its message).
 JSON_SKIPPED = ("color_message",)
