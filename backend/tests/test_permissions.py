@@ -2,7 +2,9 @@
 
 EXPECTED lists each route with its access level; a new route must be added here, so nothing
 becomes public by accident. Ownership (educator A vs educator B on one resource) is tested in
-each domain's own tests; here educator B is checked wherever educators are allowed.
+each domain's own tests; here educator B is checked wherever educators are allowed. `/metrics` is
+guarded by the caller's address (or the metrics token), not by role: every role is served it from
+this machine and gets a 404 from another.
 """
 
 import re
@@ -79,7 +81,13 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("POST", "/api/me/journal"): "customer",
     ("PATCH", "/api/me/journal/{entry_id}"): "customer",
     ("DELETE", "/api/me/journal/{entry_id}"): "customer",
+    ("GET", "/media/{name}"): "public",
+    ("GET", "/metrics"): "metrics",
 }
+# Not a role rule: served to loopback callers (the clients below connect from 127.0.0.1) or with the token.
+BY_ADDRESS = "metrics"
+ELSEWHERE = ("203.0.113.9", 1234)
+SPA_FALLBACK = "/{path:outside_api}"  # the web app's pages: public by nature, declares nothing
 
 
 def _levels(dependant: Dependant) -> set[str]:
@@ -92,7 +100,7 @@ def _levels(dependant: Dependant) -> set[str]:
 def _api_routes(app: FastAPI) -> list[tuple[str, str, set[str]]]:
     routes = []
     for route in _effective_routes(app.routes):
-        if isinstance(route, APIRoute) and route.path.startswith("/api/"):
+        if isinstance(route, APIRoute) and route.path != SPA_FALLBACK:
             for method in sorted((route.methods or set()) - {"HEAD", "OPTIONS"}):
                 routes.append((method, route.path_format, _levels(route.dependant)))
     return routes
@@ -150,9 +158,25 @@ async def test_server_enforces_access_for_every_route(role_client: tuple[str, ht
         if method in ("POST", "PUT", "PATCH"):
             kwargs["json"] = {}
         r = await client.request(method, _concrete(path), **kwargs)
+        if level == BY_ADDRESS:
+            assert r.status_code == 200, f"{role} got {r.status_code} on {method} {path} from this machine"
+            continue
         if level in ROLE_ALLOWED[role]:
             assert r.status_code not in (401, 403), f"{role} refused on {method} {path}: {r.text}"
         else:
             expected = 401 if role == "anonymous" else 403
             assert r.status_code == expected, f"{role} got {r.status_code} on {method} {path}"
             assert set(r.json()) >= {"message", "code"}
+
+
+async def test_address_guarded_routes_are_not_found_from_elsewhere(
+    app: FastAPI, role_client: tuple[str, httpx.AsyncClient]
+) -> None:
+    role, client = role_client
+    transport = httpx.ASGITransport(app=app, client=ELSEWHERE)
+    async with httpx.AsyncClient(transport=transport, base_url=client.base_url, cookies=client.cookies) as remote:
+        for (method, path), level in EXPECTED.items():
+            if level == BY_ADDRESS:
+                r = await remote.request(method, path)
+                assert r.status_code == 404, f"{role} got {r.status_code} on {method} {path} from another machine"
+                assert r.json() == {"message": "Not found", "code": "not_found"}

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.types import ASGIApp
 
 from tradeideas.admin import service as admin_service
 from tradeideas.admin.router import links_router as admin_links_router
@@ -22,12 +23,14 @@ from tradeideas.chat import events as chat_events
 from tradeideas.chat import service as chat_service
 from tradeideas.chat.events import ChatMessageCreated, ChatMessageDeleted
 from tradeideas.chat.router import router as chat_router
+from tradeideas.core import metrics
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import register_components
 from tradeideas.core.errors import install_error_handlers
 from tradeideas.core.events import EventBus
-from tradeideas.core.middleware import CompressJSON, SecurityMiddleware
-from tradeideas.core.router import PublicConfigCache
+from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
+from tradeideas.core.middleware import CompressJSON, ObserveRequests, SecurityMiddleware
+from tradeideas.core.router import PublicConfigCache, metrics_router
 from tradeideas.core.router import router as system_router
 from tradeideas.core.schemas import ErrorResponse
 from tradeideas.core.spa import mount_spa
@@ -65,7 +68,7 @@ from tradeideas.trackrecords.router import router as track_records_router
 ROUTERS = [ideas_router, realtime_router, system_router, auth_router]
 ROUTERS += [chat_router, profiles_router]
 ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router]
-ROUTERS += [admin_router, admin_links_router]
+ROUTERS += [admin_router, admin_links_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
 EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS)
@@ -73,6 +76,15 @@ EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_e
 
 def _operation_id(route: APIRoute) -> str:
     return route.name
+
+
+class TradeIdeasApp(FastAPI):
+    """FastAPI with `ObserveRequests` outside all of Starlette's layers, the error handler's included (middleware
+    added with `add_middleware` sits inside it), so even an unexpected error's answer and log line carry the
+    request's id and are counted."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return ObserveRequests(super().build_middleware_stack(), access_log=logging.getLogger(ACCESS_LOGGER))
 
 
 def subscribe(
@@ -130,7 +142,7 @@ def subscribe(
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings)
     bus = EventBus(EVENTS)
     db = Database(settings, bus)
     broker = Broker(db, settings, bus)
@@ -157,6 +169,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         presence.enter()
+        shared_metrics = metrics.multiprocess_dir()
+        if shared_metrics is not None:  # a worker that crashed before this one started left its streams counted
+            metrics.forget_dead_processes(shared_metrics)
         await broker.start()
         await push.start()
         await housekeeping.start()
@@ -171,9 +186,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await push.stop()
             await broker.stop()
             await db.dispose()
+            metrics.process_stopping()
             presence.exit()
 
-    app = FastAPI(
+    app = TradeIdeasApp(
         title=settings.app_name,
         version="1.0.0",
         description="API of the educational trade-ideas platform for forex and crypto.",

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas import backup, housekeeping, reset, seed
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
+from tradeideas.core import logs, metrics
 from tradeideas.core.errors import AppError
 from tradeideas.db import Database
 from tradeideas.settings import Settings, get_settings
@@ -221,6 +222,10 @@ def _serve(settings: Settings, *, with_seed: bool) -> None:
     if settings.workers > 1 and settings.is_sqlite:
         print("WORKERS>1 needs PostgreSQL (DATABASE_URL); starting one worker on SQLite.", file=sys.stderr)
     workers = settings.workers if not settings.is_sqlite else 1
+    if workers > 1:
+        # Each worker counts in its own files there and a scrape adds them up (decision record 0036). This
+        # process only supervises: the files it may have opened itself are removed with the stale ones.
+        metrics.use_multiprocess_dir(metrics.multiprocess_dir() or settings.data_dir.resolve() / "metrics")
     print(f"Starting on http://{settings.host}:{settings.port} ({workers} worker(s))...", flush=True)
     _announce_when_ready(settings, with_seed=with_seed)
     uvicorn.run(
@@ -232,8 +237,9 @@ def _serve(settings: Settings, *, with_seed: bool) -> None:
         timeout_worker_healthcheck=settings.worker_start_timeout_seconds,
         proxy_headers=True,
         log_level=settings.log_level,
-        # A log line per request costs more than serving a cached list: only when debugging.
-        access_log=settings.log_level.lower() == "debug",
+        log_config=logs.logging_config(settings),  # LOG_FORMAT for uvicorn's own lines too, in every worker
+        # The app writes the access lines (with request id and duration) when ACCESS_LOG or debug asks for them.
+        access_log=False,
     )
 
 

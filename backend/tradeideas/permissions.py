@@ -2,10 +2,13 @@
 
 Every API route declares exactly one of `Public`, `SignedIn`, `AnyUser`, `CustomerOnly`, `EducatorOnly`,
 `AdminOnly` (as a dependency or a parameter); `AnyUser` means a customer or an educator (admins use only the
-admin area); ownership of a resource is checked by `ensure_owner`.
+admin area); ownership of a resource is checked by `ensure_owner`. `/metrics` declares `MetricsScraper`: not a
+role but the caller's address or the metrics token.
 The permission test walks every route and fails when one declares nothing.
 """
 
+import hmac
+import ipaddress
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
@@ -14,7 +17,7 @@ from tradeideas.auth import service as auth_service
 from tradeideas.auth.cache import CachedLogin, SessionCache
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of, request_session
-from tradeideas.core.errors import Forbidden, Unauthorized
+from tradeideas.core.errors import Forbidden, NotFound, Unauthorized
 from tradeideas.db import Database, utcnow
 from tradeideas.settings import Settings
 
@@ -23,6 +26,7 @@ AUTH_REQUIRED = "Authentication required"
 EDUCATOR_REQUIRED = "Access denied: Only authorized educators can access this portal."
 CUSTOMER_REQUIRED = "This action is only available to customers"
 ADMIN_REQUIRED = "This action is only available to administrators"
+NOT_FOUND = "Not found"
 NOT_FOR_ADMINS = "Administrators use the admin area only"
 NOT_OWNER = "You can only change your own content"
 
@@ -149,6 +153,52 @@ async def _public() -> None:
     return None
 
 
+async def _metrics_scraper(request: Request) -> None:
+    """Loopback callers, or anyone presenting `Authorization: Bearer <METRICS_TOKEN>`; the rest get the 404 of a
+    path that does not exist, so the route is not advertised (decision record 0036)."""
+    token = component_of(request.app, Settings).metrics_token
+    if token and _bearer_matches(request, token):
+        return
+    if not _loopback_caller(request):
+        raise NotFound(NOT_FOUND)
+
+
+def _bearer_matches(request: Request, token: str) -> bool:
+    header = request.headers.get("authorization", "")
+    if not header.lower().startswith("bearer "):
+        return False
+    return hmac.compare_digest(header[7:].strip().encode(), token.encode())
+
+
+def _loopback_caller(request: Request) -> bool:
+    """The connection comes from this machine and no proxy header names anyone else: a request a reverse proxy
+    on this machine passes on (with `X-Forwarded-For` or `Forwarded`) came from elsewhere."""
+    if request.client is None or not _is_loopback(request.client.host):
+        return False
+    forwarded = [part for value in request.headers.getlist("x-forwarded-for") for part in value.split(",")]
+    for value in request.headers.getlist("forwarded"):
+        for element in value.replace(",", ";").split(";"):
+            key, _, address = element.strip().partition("=")
+            if key.lower() == "for":
+                forwarded.append(address)
+    return all(_is_loopback(address) for address in forwarded)
+
+
+def _is_loopback(address: str) -> bool:
+    text = address.strip().strip('"')
+    if text.startswith("["):  # `Forwarded: for="[::1]:4711"`
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:  # an IPv4 address with a port
+        text = text.partition(":")[0]
+    try:
+        parsed = ipaddress.ip_address(text)
+    except ValueError:
+        return False  # a name, `unknown` or an obfuscated identifier: not provably this machine
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    return parsed.is_loopback
+
+
 # Use these as parameter annotations (to receive the principal) or in `dependencies=[...]`.
 SignedIn = Annotated[Principal, Depends(_signed_in)]
 AnyUser = Annotated[Principal, Depends(_any_user)]
@@ -156,6 +206,7 @@ CustomerOnly = Annotated[Principal, Depends(_customer)]
 EducatorOnly = Annotated[Principal, Depends(_educator)]
 AdminOnly = Annotated[Principal, Depends(_admin)]
 Public = Depends(_public)
+MetricsScraper = Depends(_metrics_scraper)
 
 ACCESS_LEVELS = {
     _public: "public",
@@ -164,6 +215,7 @@ ACCESS_LEVELS = {
     _customer: "customer",
     _educator: "educator",
     _admin: "admin",
+    _metrics_scraper: "metrics",
 }
 
 

@@ -2,6 +2,7 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -37,6 +38,12 @@ class Settings(BaseSettings):
     # Image uploads decoded at once per process (each up to ~100 MB while it is re-encoded).
     image_decode_concurrency: int = 2
     log_level: str = "info"
+    # `json`: one JSON object per line (time, level, logger, message, request id, access fields); `text`: plain lines.
+    log_format: Literal["text", "json"] = "text"
+    # A line per request (method, path, status, duration, request id); always on when LOG_LEVEL is debug.
+    access_log: bool = False
+    # `GET /metrics` answers loopback callers, and others only with `Authorization: Bearer <METRICS_TOKEN>`.
+    metrics_token: str | None = None
     # Realtime (Server-Sent Events): heartbeat comment interval, per-connection queue (a client that falls
     # this many events behind is dropped and replays on reconnect), most events replayed on reconnect
     # (beyond it the client gets `resync`), SQLite poll for other programs' commits, event retention.
@@ -92,6 +99,10 @@ class Settings(BaseSettings):
     @property
     def is_sqlite(self) -> bool:
         return self.resolved_database_url.startswith("sqlite")
+
+    @property
+    def access_log_enabled(self) -> bool:
+        return self.access_log or self.log_level.lower() == "debug"
 
     @property
     def media_dir(self) -> Path:

@@ -73,7 +73,7 @@ async def test_unexpected_errors_do_not_leak_internals(settings: Settings) -> No
 async def test_health_checks_the_database(anon: httpx.AsyncClient) -> None:
     r = await anon.get("/api/health")
     assert r.status_code == 200
-    assert r.json() == {"status": "ok", "database": "ok", "events": "live"}
+    assert r.json()["status"] == "ok" and r.json()["database"] == "ok" and r.json()["events"] == "live"
 
 
 async def test_config_is_public_and_lists_no_emails(anon: httpx.AsyncClient) -> None:

@@ -2,7 +2,7 @@
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from tradeideas.core.schemas import CamelModel
 
@@ -53,10 +53,21 @@ class AppConfig(CamelModel):
     educator_slugs: list[str]
 
 
-class HealthResponse(BaseModel):
+class PushBacklog(CamelModel):
+    queued: int = Field(description="deliveries not sent yet (due, waiting for a retry, or being sent)")
+    due: int = Field(description="deliveries that should be sent now: a number that keeps growing means pushes lag")
+    held: int = Field(description="deliveries held until their customers' quiet hours end")
+
+
+class HealthResponse(CamelModel):
     status: Literal["ok"]
     database: Literal["ok"]
     events: Literal["live", "degraded"] = Field(
         description="degraded: changes made by other server processes are not heard right now (reconnecting); "
         "caches then keep entries only seconds"
     )
+    listener: Literal["connected", "reconnecting", "not used"] = Field(
+        description="this process's PostgreSQL LISTEN connection, which hears other processes' changes; "
+        "`not used` on SQLite (one process)"
+    )
+    push_backlog: PushBacklog

@@ -14,6 +14,7 @@ from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
+from tradeideas.core.metrics import LOGIN_FAILURES, LOGIN_LOCKOUTS
 from tradeideas.db import utcnow
 from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
@@ -66,6 +67,7 @@ async def _admit_attempt(db: AsyncSession, settings: Settings, email: str, clien
             await db.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt.id))
             await publish(db, LoginLockedOut(email=email, client=client))
             await db.commit()
+            LOGIN_LOCKOUTS.inc()
             if oldest.tzinfo is None:  # aggregate results bypass the column type on SQLite
                 oldest = oldest.replace(tzinfo=utcnow().tzinfo)
             retry_after = (oldest + timedelta(minutes=settings.login_window_minutes)) - utcnow()
@@ -86,6 +88,7 @@ async def login(
     await _admit_attempt(db, settings, email, client)
     valid = await verify_password(user.password_hash if user else None, password)
     if not valid or user is None or user.disabled or user.invited:
+        LOGIN_FAILURES.inc()
         raise Unauthorized(INVALID_CREDENTIALS, code="invalid_credentials")  # the attempt stays counted
     await _forgive(db, email)
     refusal = _portal_refusal(selected_role, user.role)
@@ -111,6 +114,7 @@ async def confirm_password(db: AsyncSession, settings: Settings, user: User, pas
     so a stolen session cannot be used to guess the password."""
     await _admit_attempt(db, settings, user.email, client)
     if not await verify_password(user.password_hash, password):
+        LOGIN_FAILURES.inc()
         return False
     await _forgive(db, user.email)
     return True

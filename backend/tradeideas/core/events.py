@@ -19,6 +19,8 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.core.metrics import EVENTS_PUBLISHED
+
 log = logging.getLogger(__name__)
 
 # Audiences: everyone signed in, one role, one user id (as a string), or only the server processes.
@@ -100,6 +102,7 @@ class EventBus:
     def local_commit(self, events: Sequence[tuple[int, DomainEvent]]) -> None:
         """This process committed these (outbox id, event) pairs: react at once, before its response leaves."""
         for _, event in events:
+            EVENTS_PUBLISHED.labels(event.type).inc()
             self.committed(event)
         ids = [event_id for event_id, _ in events]
         for listener in self.local_ids_listeners:

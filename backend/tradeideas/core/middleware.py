@@ -1,4 +1,5 @@
-"""Pure-ASGI middleware: security headers, CSRF origin check, request body limits, JSON compression.
+"""Pure-ASGI middleware: request ids, metrics and access lines, security headers, CSRF origin check, request body
+limits, JSON compression.
 
 Pure ASGI (not BaseHTTPMiddleware) so that streamed responses such as Server-Sent Events pass
 through untouched.
@@ -6,12 +7,17 @@ through untouched.
 
 import gzip
 import json
+import logging
+import time
 from collections.abc import Awaitable
 from urllib.parse import urlsplit
 
 from cachetools import LRUCache
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tradeideas.core.logs import REQUEST_ID, accepted_request_id, new_request_id
+from tradeideas.core.metrics import UNMATCHED_ROUTE, RequestMetrics
 
 CSP = "; ".join(
     [
@@ -212,3 +218,65 @@ def _accepts_gzip(scope: Scope) -> bool:
         if name == b"accept-encoding":
             return b"gzip" in value
     return False
+
+
+class ObserveRequests:
+    """The outermost layer (see `create_app`): gives each request an id (reusing a safe incoming X-Request-ID),
+    sends it back in `X-Request-ID`, tags the request's log lines with it, counts the request and its duration
+    by route template, and writes the access line when access logging is on.
+
+    It wraps even the handler of unexpected errors, so a 500 carries the id and so does its traceback line.
+    """
+
+    def __init__(self, app: ASGIApp, *, access_log: logging.Logger) -> None:
+        self.app = app
+        self.access_log = access_log
+        self.metrics = RequestMetrics()
+
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        if scope["type"] != "http":
+            return self.app(scope, receive, send)
+        return self._observe(scope, receive, send)
+
+    async def _observe(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request_id = None
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                request_id = accepted_request_id(value)
+                break
+        request_id = request_id or new_request_id()
+        id_header = (b"x-request-id", request_id.encode())
+        status = 500  # unless the app answers: an exception that escapes before it does is answered so
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), id_header]
+            await send(message)
+
+        context = REQUEST_ID.set(request_id)
+        started = time.perf_counter()
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            seconds = time.perf_counter() - started
+            route = getattr(scope.get("route"), "path_format", None) or UNMATCHED_ROUTE
+            self.metrics.observe(scope["method"], route, status, None if route == EVENTS_PATH else seconds)
+            if self.access_log.isEnabledFor(logging.INFO):
+                self._log_access(scope, route, status, seconds)
+            REQUEST_ID.reset(context)
+
+    def _log_access(self, scope: Scope, route: str, status: int, seconds: float) -> None:
+        # Invitation and reset links carry their secret in the path: such paths are logged as their template.
+        path = route if "{token}" in route else scope["path"]
+        method = scope["method"]
+        duration_ms = round(seconds * 1000, 2)
+        self.access_log.info(
+            "%s %s %d %.2f ms",
+            method,
+            path,
+            status,
+            duration_ms,
+            extra={"method": method, "path": path, "status": status, "duration_ms": duration_ms},
+        )

@@ -1,29 +1,57 @@
-"""Service routes: health and the public client configuration."""
+"""Service routes: health, metrics and the public client configuration."""
 
+import logging
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from sqlalchemy import select, text
 
 from tradeideas.auth.models import Role, User
-from tradeideas.auth.schemas import AppConfig, HealthResponse
+from tradeideas.auth.schemas import AppConfig, HealthResponse, PushBacklog
+from tradeideas.core import metrics
 from tradeideas.core.cache import SingleValueCache
 from tradeideas.core.deps import AppSettings, DbSession, component
 from tradeideas.core.errors import AppError
-from tradeideas.permissions import Public
+from tradeideas.permissions import MetricsScraper, Public
+from tradeideas.push import service as push_service
 from tradeideas.realtime.broker import Broker
 
+log = logging.getLogger(__name__)
+
 router = APIRouter(prefix="/api", tags=["system"], dependencies=[Public])
+# Not under /api and not in the OpenAPI document: only operators' scrapers are meant to find it.
+metrics_router = APIRouter(dependencies=[MetricsScraper], include_in_schema=False)
 
 
 @router.get("/health")
 async def health(db: DbSession, broker: Annotated[Broker, Depends(component(Broker))]) -> HealthResponse:
-    """Liveness, database and cross-process event check."""
+    """Liveness, database, cross-process listener and push backlog check (503 when the database is unreachable)."""
     try:
         await db.execute(text("SELECT 1"))
+        backlog = await push_service.backlog(db)
     except Exception as exc:
         raise AppError("Database unavailable", code="database_unavailable", status_code=503) from exc
-    return HealthResponse(status="ok", database="ok", events="live" if broker.events_live else "degraded")
+    return HealthResponse(
+        status="ok",
+        database="ok",
+        events="live" if broker.events_live else "degraded",
+        listener=broker.listener_state,
+        push_backlog=PushBacklog(
+            queued=backlog["due"] + backlog["scheduled"] + backlog["sending"], due=backlog["due"], held=backlog["held"]
+        ),
+    )
+
+
+@metrics_router.get("/metrics")
+async def prometheus_metrics(db: DbSession) -> Response:
+    """Prometheus text exposition of every server process's metrics (loopback callers or the metrics token)."""
+    try:
+        queue = [metrics.push_queue_family(await push_service.backlog(db))]
+    except Exception:  # the process's own figures are still worth a scrape while the database is away
+        log.warning("push queue depth unavailable for /metrics", exc_info=True)
+        await db.rollback()
+        queue = []
+    return Response(metrics.render(queue), media_type=metrics.CONTENT_TYPE)
 
 
 class PublicConfigCache(SingleValueCache):

@@ -492,6 +492,23 @@ async def prune_deliveries(db: AsyncSession, keep_days: float) -> None:
     )
 
 
+async def backlog(db: AsyncSession) -> dict[str, int]:
+    """Deliveries not sent yet: `due` now, `scheduled` for a later retry, being `sending`, `held` for quiet hours."""
+    now = utcnow()
+    pending = PushDelivery.status == DeliveryStatus.PENDING
+    row = (
+        await db.execute(
+            select(
+                func.count().filter(pending, PushDelivery.next_attempt_at <= now),
+                func.count().filter(pending, PushDelivery.next_attempt_at > now),
+                func.count().filter(PushDelivery.status == DeliveryStatus.SENDING),
+                func.count().filter(PushDelivery.status == DeliveryStatus.HELD),
+            ).where(PushDelivery.status.in_([DeliveryStatus.PENDING, DeliveryStatus.SENDING, DeliveryStatus.HELD]))
+        )
+    ).one()
+    return dict(zip(("due", "scheduled", "sending", "held"), (int(count) for count in row), strict=True))
+
+
 # ---- test notifications ---------------------------------------------------------------------------
 def sample_message(user: User, body: PushTestIn, app_name: str) -> dict[str, Any]:
     if body.kind == "trade":

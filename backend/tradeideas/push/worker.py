@@ -10,6 +10,7 @@ import json
 import logging
 from contextlib import suppress
 
+from tradeideas.core.metrics import PUSH_DELIVERIES
 from tradeideas.db import Database
 from tradeideas.push import service
 from tradeideas.push.models import Channel
@@ -81,6 +82,8 @@ class PushWorker:
         async with self.db.sessionmaker() as session, session.begin():
             await service.record_results(session, self.settings, results)
         self.sent += sum(r.outcome == Outcome.SENT for _, r in results)
+        for claimed, result in results:
+            PUSH_DELIVERIES.labels(claimed.channel, result.outcome.value).inc()
         return True
 
     async def _send(self, batch: list[service.Claimed]) -> list[tuple[service.Claimed, Result]]:

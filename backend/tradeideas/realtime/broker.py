@@ -14,11 +14,12 @@ close the streams opened with any other.
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from types import FrameType
-from typing import Any
+from typing import Any, Literal
 from weakref import WeakSet
 
 import asyncpg
@@ -27,6 +28,7 @@ from sqlalchemy.engine import make_url
 
 from tradeideas.auth import service as auth_service
 from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, EventBus
+from tradeideas.core.metrics import EVENT_SEND_LAG
 from tradeideas.db import Database
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.models import Event
@@ -87,6 +89,13 @@ class Broker:
         While False, caches keep entries only briefly (they cannot hear other processes' changes).
         """
         return not self.is_postgres or self.listening.is_set()
+
+    @property
+    def listener_state(self) -> Literal["connected", "reconnecting", "not used"]:
+        """For the health check: SQLite has no cross-process listener (one process hears its own commits)."""
+        if not self.is_postgres:
+            return "not used"
+        return "connected" if self.listening.is_set() else "reconnecting"
 
     def _set_listening(self, up: bool) -> None:
         if up == self.listening.is_set():
@@ -211,6 +220,7 @@ class Broker:
             if not self._remember(event.id):
                 continue
             self.high_water = max(self.high_water, event.id)
+            EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))
             if event.id in self._heard_at_commit:
                 self._heard_at_commit.discard(event.id)
             else:

@@ -6,6 +6,7 @@ import orjson
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from tradeideas.core.metrics import OPEN_EVENT_STREAMS
 from tradeideas.core.schemas import MAX_ID
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.broker import Broker, encode
@@ -70,6 +71,7 @@ class EventStream(Response):
         sub = self.broker.subscribe(self.user_id, self.session_id, self.is_educator)
         if self.session_may_have_ended:
             self.broker.check_sessions(self.user_id)
+        OPEN_EVENT_STREAMS.inc()
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
             await send(body(f"retry: {self.retry_ms}\n: connected\n\n".encode()))
@@ -85,6 +87,7 @@ class EventStream(Response):
         except OSError:
             pass  # the client went away mid-write
         finally:
+            OPEN_EVENT_STREAMS.dec()
             sub.detach()
             self.broker.unsubscribe(sub)
 

@@ -432,7 +432,7 @@ export interface paths {
         };
         /**
          * Health
-         * @description Liveness, database and cross-process event check.
+         * @description Liveness, database, cross-process listener and push backlog check (503 when the database is unreachable).
          */
         get: operations["health"];
         put?: never;
@@ -1295,6 +1295,13 @@ export interface components {
              * @enum {string}
              */
             events: "live" | "degraded";
+            /**
+             * Listener
+             * @description this process's PostgreSQL LISTEN connection, which hears other processes' changes; `not used` on SQLite (one process)
+             * @enum {string}
+             */
+            listener: "connected" | "reconnecting" | "not used";
+            pushBacklog: components["schemas"]["PushBacklog"];
             /**
              * Status
              * @constant
@@ -2474,6 +2481,24 @@ export interface components {
              * @description VAPID application server key (base64url) for pushManager.subscribe
              */
             publicKey: string;
+        };
+        /** PushBacklog */
+        PushBacklog: {
+            /**
+             * Due
+             * @description deliveries that should be sent now: a number that keeps growing means pushes lag
+             */
+            due: number;
+            /**
+             * Held
+             * @description deliveries held until their customers' quiet hours end
+             */
+            held: number;
+            /**
+             * Queued
+             * @description deliveries not sent yet (due, waiting for a retry, or being sent)
+             */
+            queued: number;
         };
         /**
          * PushTestIn
