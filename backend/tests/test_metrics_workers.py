@@ -4,9 +4,7 @@ import asyncio
 import json
 import os
 import shutil
-import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -15,6 +13,7 @@ from prometheus_client import CollectorRegistry, generate_latest, multiprocess
 
 from tests.realtime.conftest import free_port
 from tests.scrape import parse, scrape, value
+from tests.serve import start_serve, stop_serve
 from tradeideas.settings import Settings
 
 pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="several workers need PostgreSQL")
@@ -36,16 +35,6 @@ def per_process_health_counts(folder: Path, scratch: Path) -> dict[str, float]:
     return counts
 
 
-def _serve(env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
-    with log_path.open("wb") as log_file:
-        return subprocess.Popen(
-            [sys.executable, "-m", "tradeideas.cli", "serve", "--no-seed"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log_file,
-        )
-
-
 async def test_two_workers_counters_are_summed(settings: Settings, tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     stale = data_dir / "metrics" / "counter_4242.db"
@@ -64,7 +53,8 @@ async def test_two_workers_counters_are_summed(settings: Settings, tmp_path: Pat
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     log_path = tmp_path / "server.log"
-    proc = _serve(env, log_path)
+    with log_path.open("wb") as log_file:
+        proc = start_serve(env, "--no-seed", stdout=subprocess.DEVNULL, stderr=log_file)
     answered = 0
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
@@ -99,12 +89,7 @@ async def test_two_workers_counters_are_summed(settings: Settings, tmp_path: Pat
             assert total == sum(counts.values())
             assert answered <= total <= answered + 1  # `serve` checks health once itself, to print its banner
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_serve(proc)
 
     lines = [line for line in log_path.read_text().splitlines() if line.strip()]
     records = [json.loads(line) for line in lines]  # every line the server wrote to stderr is one JSON object

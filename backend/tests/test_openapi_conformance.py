@@ -8,7 +8,6 @@ that rules outside any JSON schema give) are in `schemathesis.toml`.
 
 import asyncio
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -19,6 +18,7 @@ import pytest
 
 from tests.conftest import CUSTOMER, EDUCATOR_A, POSTGRES_URL, _admin
 from tests.realtime.conftest import free_port, login_token
+from tests.serve import start_serve, stop_serve
 from tradeideas.settings import Settings
 
 BACKEND = Path(__file__).resolve().parents[1]
@@ -26,19 +26,6 @@ SCHEMATHESIS = str(Path(sys.executable).with_name("st"))
 # A stream never ends, and logging out would end the session the rest of the run uses: the anonymous run
 # covers both (401).
 SIGNED_IN_EXCLUDES = ["--exclude-path", "/api/events", "--exclude-path", "/api/auth/logout"]
-
-
-def _start(env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve"], env=env)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 @pytest.fixture
@@ -59,7 +46,7 @@ async def server_url(settings: Settings, tmp_path: Path) -> AsyncIterator[str]:
         "PORT": str(port),
         "LOG_LEVEL": "warning",
     }
-    proc = _start(env)
+    proc = start_serve(env)
     url = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=url) as client:
@@ -73,7 +60,7 @@ async def server_url(settings: Settings, tmp_path: Path) -> AsyncIterator[str]:
                 await asyncio.sleep(0.1)
         yield url
     finally:
-        _stop(proc)
+        stop_serve(proc)
         if not settings.is_sqlite:
             await _admin(f"DROP DATABASE IF EXISTS {own_db} WITH (FORCE)")
 

@@ -2,15 +2,13 @@
 
 import asyncio
 import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.realtime.conftest import free_port
+from tests.serve import start_serve, stop_serve
 from tradeideas.settings import Settings
 
 pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="several workers need PostgreSQL")
@@ -19,10 +17,6 @@ pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason=
 # takes longer to start than uvicorn's fixed 5 s health check allowed (twice over: its checks run one worker
 # after the other), as on a busy machine.
 SLOW_START = "import time\ntime.sleep(12)\n"
-
-
-def _serve(env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve", "--no-seed"], env=env)
 
 
 async def test_slow_starting_workers_are_waited_for(settings: Settings, tmp_path: Path) -> None:
@@ -38,7 +32,7 @@ async def test_slow_starting_workers_are_waited_for(settings: Settings, tmp_path
         "PORT": str(port),
         "LOG_LEVEL": "warning",
     }
-    proc = _serve(env)
+    proc = start_serve(env, "--no-seed")
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
             for _ in range(900):  # a hang guard, not a speed target
@@ -52,9 +46,4 @@ async def test_slow_starting_workers_are_waited_for(settings: Settings, tmp_path
             else:
                 pytest.fail("no worker ever answered")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_serve(proc)
