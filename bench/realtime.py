@@ -443,7 +443,7 @@ async def push_phase(server: Server, settings: Any, count: int) -> dict[str, Any
     cpu_before = proc_cpu(server.pid)
     t0 = time.monotonic()
     async with db.sessionmaker() as s, s.begin():
-        queued = await enqueue_idea_push(s, idea)
+        queued = await enqueue_idea_push(s, idea, settings)
     sent = 0
     while time.monotonic() - t0 < 120:
         async with db.sessionmaker() as s:
@@ -491,6 +491,7 @@ async def main() -> None:
         "DEMO_PASSWORD": PASSWORD,
         "STATIC_DIR": str(data_dir / "no-spa"),
         "LOG_LEVEL": "warning",
+        "PUSH_ENDPOINT_HOSTS": "127.0.0.1",  # the local fake push service (plain http only when listed)
     }
     for cmd in ("migrate", "seed"):
         argv = [sys.executable, "-m", "tradeideas.cli", cmd]
