@@ -26,6 +26,9 @@ CUSTOMER = [
     "/customer/profile",
     "/customer/educators",
     "/customer/educators/alex-morgan",
+    "/customer/ideas/1",
+    "/customer/chat?room=2",
+    "/customer/journal",
 ]
 EDUCATOR = [
     "/educator/dashboard",
