@@ -4,10 +4,10 @@ import { toast } from "sonner";
 import { Badge } from "../../components/Badge";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { REQUIRED_FIELDS_MESSAGE } from "../../lib/ideaForm";
 import { invalidationNote } from "../../lib/ideaStatus";
 import { ChartImage } from "./ChartImage";
+import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
 import { DirectionBadge, OutcomeLine, StatusBadge } from "./IdeaCard";
 import { OutcomeMenu } from "./OutcomeMenu";
 import { InlineField } from "./InlineField";
@@ -125,15 +125,7 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
           </Button>
         </div>
       </article>
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Delete Trade Idea"
-        description="Are you sure you want to delete this trade idea?"
-        confirmLabel="Delete"
-        danger
-        onConfirm={deleteIdea}
-      />
+      <DeleteIdeaConfirm open={confirming} onOpenChange={setConfirming} onConfirm={deleteIdea} />
     </Card>
   );
 }

@@ -2,9 +2,9 @@ import { Pencil, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "../../components/Button";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { OutcomeMenu } from "./OutcomeMenu";
 import type { Idea } from "./types";
+import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
 import { useIdeaActions } from "./useIdeaActions";
 
 /** The educator view of a card (My Trade Ideas): success / failed while the idea is open, Edit (the form) and Delete. */
@@ -30,15 +30,7 @@ export function MyIdeaActions({ idea }: { idea: Idea }) {
           Delete
         </Button>
       </div>
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Delete Trade Idea"
-        description="Are you sure you want to delete this trade idea?"
-        confirmLabel="Delete"
-        danger
-        onConfirm={deleteIdea}
-      />
+      <DeleteIdeaConfirm open={confirming} onOpenChange={setConfirming} onConfirm={deleteIdea} />
     </div>
   );
 }
