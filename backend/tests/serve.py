@@ -1,9 +1,13 @@
 """`tradeideas serve` as a real process, started and stopped the way an operator's supervisor does."""
 
+import asyncio
 import signal
 import subprocess
 import sys
+import time
 from typing import IO, Any
+
+import httpx
 
 
 def start_serve(
@@ -22,3 +26,19 @@ def stop_serve(proc: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+async def wait_healthy(proc: subprocess.Popen[bytes], url: str, seconds: float = 180) -> None:
+    """Until `/api/health` answers 200; fails if the process exits or the deadline passes (a hang guard:
+    on a busy machine starting takes a while)."""
+    deadline = time.monotonic() + seconds
+    async with httpx.AsyncClient(base_url=url) as client:
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, "the server exited"
+            try:
+                if (await client.get("/api/health")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise AssertionError("the server never answered /api/health")

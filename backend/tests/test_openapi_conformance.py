@@ -13,12 +13,11 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.conftest import CUSTOMER, EDUCATOR_A, POSTGRES_URL, _admin
 from tests.realtime.conftest import free_port, login_token
-from tests.serve import start_serve, stop_serve
+from tests.serve import start_serve, stop_serve, wait_healthy
 from tradeideas.settings import Settings
 
 BACKEND = Path(__file__).resolve().parents[1]
@@ -49,15 +48,7 @@ async def server_url(settings: Settings, tmp_path: Path) -> AsyncIterator[str]:
     proc = start_serve(env)
     url = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient(base_url=url) as client:
-            for _ in range(600):  # a hang guard, not a speed target
-                assert proc.poll() is None, "the server exited"
-                try:
-                    if (await client.get("/api/health")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
+        await wait_healthy(proc, url)
         yield url
     finally:
         stop_serve(proc)

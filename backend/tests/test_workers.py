@@ -1,14 +1,12 @@
 """`tradeideas serve` with several workers comes up even when each process is slow to start."""
 
-import asyncio
 import os
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.realtime.conftest import free_port
-from tests.serve import start_serve, stop_serve
+from tests.serve import start_serve, stop_serve, wait_healthy
 from tradeideas.settings import Settings
 
 pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="several workers need PostgreSQL")
@@ -34,16 +32,6 @@ async def test_slow_starting_workers_are_waited_for(settings: Settings, tmp_path
     }
     proc = start_serve(env, "--no-seed")
     try:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
-            for _ in range(900):  # a hang guard, not a speed target
-                assert proc.poll() is None, "the server exited"
-                try:
-                    if (await client.get("/api/health")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
-            else:
-                pytest.fail("no worker ever answered")
+        await wait_healthy(proc, f"http://127.0.0.1:{port}")
     finally:
         stop_serve(proc)
