@@ -4,9 +4,11 @@ import { NotFoundPage } from "../components/NotFoundPage";
 import { FullPageSpinner } from "../components/Spinner";
 import { CustomerLoginPage } from "../features/auth/CustomerLoginPage";
 import { useAppConfig } from "../features/auth/useAppConfig";
-import { useCurrentUser } from "../features/auth/useCurrentUser";
+import { currentUserQueryOptions, useCurrentUser } from "../features/auth/useCurrentUser";
 import type { IdeaType, Market, SessionProps } from "../lib/session";
 import { maybeSignedIn } from "../features/auth/signedInHint";
+// Part of the first download (~1 KB): a market page asks for its ideas before any screen code arrives.
+import { activeIdeasQueryOptions } from "../features/ideas/useActiveIdeas";
 import type { QueryClient } from "@tanstack/react-query";
 import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator } from "./guards";
 import { DocumentTitle, RootLayout, type RouteHandle } from "./layouts";
@@ -183,17 +185,17 @@ export const routes: RouteObject[] = [
  * A customer's first screens (the market chooser, a market's ideas) start loading their code, and a
  * market page its ideas, while the session is being checked, instead of after: the lazily loaded
  * screen would otherwise wait for `/api/auth/user`, and its list request for the screen's code.
- * Only when this browser has signed in before (a visitor's login page loads nothing more).
+ * A market page does so even without the signed-in hint (a session cookie set elsewhere, a browser
+ * whose storage was cleared): only people who signed in open it, and for anyone else the cost is one
+ * refused request before the redirect to /login. The login pages load nothing more for a visitor.
  */
 export function preloadFirstScreen(client: QueryClient, pathname = window.location.pathname) {
-  if (!maybeSignedIn()) return;
   const market = /^\/customer\/(forex|crypto)\/?$/.exec(pathname)?.[1] as Market | undefined;
   if (market) {
+    void client.prefetchQuery(currentUserQueryOptions);
+    void client.prefetchQuery(activeIdeasQueryOptions(market));
     void loadMarketDashboard().catch(() => undefined);
-    void import("../features/ideas/useActiveIdeas")
-      .then(({ activeIdeasQueryOptions }) => client.prefetchQuery(activeIdeasQueryOptions(market)))
-      .catch(() => undefined);
-  } else if (/^\/(customer|customer\/dashboard|category)\/?$/.test(pathname)) {
+  } else if (maybeSignedIn() && /^\/(customer|customer\/dashboard|category)\/?$/.test(pathname)) {
     void loadMarketChooser().catch(() => undefined);
   }
 }
