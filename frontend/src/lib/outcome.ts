@@ -31,7 +31,13 @@ export function rTone(r: number | null | undefined): string {
   return r > 0 ? "text-emerald-600 dark:text-emerald-400" : "text-rose-600 dark:text-rose-400";
 }
 
+// Made once: `toLocaleDateString` with options builds a new formatter on every call.
+let dayFormat: Intl.DateTimeFormat | undefined;
+
 /** "12 Nov 2026" in the reader's locale. */
 export function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return ""; // a formatter throws where toLocaleDateString said "Invalid Date"
+  dayFormat ??= new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" });
+  return dayFormat.format(date);
 }

@@ -181,8 +181,22 @@ export function levelsBlock(idea: Pick<SizingIdea, "pair" | "orderType" | "entry
 }
 
 /** "1,234.57" with a fixed number of decimals. */
+// `toLocaleString` with options builds a new formatter on every call (about a millisecond on a phone, and
+// a card shows a dozen figures): each formatter is made once and kept.
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(minimumFractionDigits: number, maximumFractionDigits: number): Intl.NumberFormat {
+  const key = `${minimumFractionDigits}-${maximumFractionDigits}`;
+  let format = formatters.get(key);
+  if (format === undefined) {
+    format = new Intl.NumberFormat("en-US", { minimumFractionDigits, maximumFractionDigits });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 export function formatAmount(value: number, decimals = 2): string {
-  return value.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return numberFormat(decimals, decimals).format(value);
 }
 
 /** Units with as many decimals as small coin amounts need ("20,000", "0.033333"). */
@@ -193,7 +207,7 @@ export function formatUnits(units: number): string {
 
 /** A price shown with the decimals it needs (up to 8). */
 export function formatPrice(value: number): string {
-  return value.toLocaleString("en-US", { maximumFractionDigits: value >= 1000 ? 2 : value >= 1 ? 5 : 8 });
+  return numberFormat(0, value >= 1000 ? 2 : value >= 1 ? 5 : 8).format(value);
 }
 
 /** "+2.00R" / "-1.00R". */

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { memo, type ReactNode } from "react";
 import { AlertTriangle, Clock, Flag, TrendingDown, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "../../components/Badge";
@@ -71,9 +71,10 @@ export function OutcomeLine({ idea }: { idea: Idea }) {
 
 /**
  * A trade idea as customers see it (dashboard, history; My Trade Ideas adds the educator's `footer`): every level can be copied,
- * notes are plain text, an invalidated idea shows INVALID with struck-through levels.
+ * notes are plain text, an invalidated idea shows INVALID with struck-through levels. Memoised: a list's page
+ * re-renders as its other queries answer (counts, settings, the desk), and an unchanged card need not.
  */
-export function IdeaCard({
+export const IdeaCard = memo(function IdeaCard({
   idea,
   showStatus = false,
   className,
@@ -194,4 +195,4 @@ export function IdeaCard({
       </article>
     </Card>
   );
-}
+});

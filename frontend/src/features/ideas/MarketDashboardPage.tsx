@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { BellRing, LineChart } from "lucide-react";
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from "react";
 import { Carousel } from "../../components/Carousel";
+import { cn } from "../../components/cn";
 import { Disclaimer } from "../../components/Disclaimer";
 import { EmptyState } from "../../components/EmptyState";
 import { ExternalLink } from "../../components/ExternalLink";
@@ -76,6 +77,7 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
   // milliseconds: a query's answer otherwise renders them all in one task that blocks input.
   const cards = useDeferredValue(list, NO_IDEAS);
   const markViewed = useSeenBatcher();
+  const loading = ideas.isPending || (list.length > 0 && cards.length === 0);
 
   const onSlidesInView = useCallback(
     (indexes: number[]) => {
@@ -89,7 +91,8 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
   return (
     <div className="flex min-h-dvh flex-col bg-surface">
       <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} unseen={unseen.data?.total ?? 0} isCustomer={isCustomer} />
-      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+      {/* While the cards are on their way the page keeps a screen's height, so the footer does not jump down when they arrive. */}
+      <main className={cn("mx-auto w-full max-w-6xl flex-1 px-4 py-8", loading && "min-h-dvh")}>
         <h1 className="text-2xl font-bold text-fg">{label} Trade Ideas</h1>
         <p className="mt-1 text-sm text-muted">Active ideas from our educators, newest first.</p>
         {isListPending(ideas) ? (
