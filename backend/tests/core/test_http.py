@@ -139,6 +139,24 @@ async def test_static_files_are_sent_precompressed(
         assert page.headers["cache-control"] == "no-cache" and "content-encoding" not in page.headers
 
 
+async def test_hashed_assets_are_read_once_and_sent_from_memory(
+    settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    static = tmp_path_factory.mktemp("spa")
+    (static / "assets").mkdir()
+    (static / "index.html").write_text("<!doctype html><title>one</title>")
+    asset = static / "assets" / "app-abc123.js"
+    asset.write_bytes(b"first")
+    app = create_app(settings.model_copy(update={"static_dir": static}))
+    async with make_client(app) as client:
+        assert (await client.get("/assets/app-abc123.js")).content == b"first"
+        asset.write_bytes(b"second")  # a hashed name never changes content: what was read is kept
+        again = await client.get("/assets/app-abc123.js")
+        assert again.content == b"first" and again.headers["cache-control"] == "public, max-age=31536000, immutable"
+        (static / "index.html").write_text("<!doctype html><title>two</title>")  # pages are read each time
+        assert "two" in (await client.get("/customer/forex")).text
+
+
 async def test_json_answers_over_1kb_are_gzipped(settings: Settings) -> None:
     app = create_app(settings)
 
