@@ -29,7 +29,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 860}
+DESKTOP = {"width": 1366, "height": 768}  # the desktop width the app is reviewed at (issue #13)
 
 expect.set_options(timeout=10_000)
 
