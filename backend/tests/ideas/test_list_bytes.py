@@ -326,16 +326,16 @@ async def _assert_same_bytes(app: FastAPI, client: httpx.AsyncClient, seeded: Se
             assert r.status_code == 200, r.text
             assert r.content == await expected_page(app, params, customer_id), params
     # Cursor pages of two, through ideas sharing a created_at, to the end of the educator's list.
-    params: dict[str, Any] = {"educatorId": seeded.educator_id, "limit": 2}
+    page_params: dict[str, Any] = {"educatorId": seeded.educator_id, "limit": 2}
     pages = 0
     while True:
-        r = await client.get("/api/trade-ideas", params=params)
-        assert r.content == await expected_page(app, params, customer_id), params
+        r = await client.get("/api/trade-ideas", params=page_params)
+        assert r.content == await expected_page(app, page_params, customer_id), page_params
         pages += 1
         cursor = r.json()["nextCursor"]
         if cursor is None:
             break
-        params = {**params, "cursor": cursor}
+        page_params = {**page_params, "cursor": cursor}
     assert pages == 2
     # A single idea is presented the same way as in the list.
     for educator_id in (seeded.educator_id, EDUCATOR_A_ID):

@@ -4,7 +4,7 @@ import orjson
 
 from tradeideas.db import Database
 from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
-from tradeideas.ideas.queries import PUBLIC_VIEWER, Viewer, page_rows, present, seen_marks
+from tradeideas.ideas.queries import Viewer, page_rows, pictures_by_idea, seen_marks, shown_idea
 from tradeideas.ideas.schemas import IdeaListQuery
 
 
@@ -47,30 +47,32 @@ class IdeaPages:
 
     async def _read_page(self, filters: IdeaListQuery) -> CachedPage:
         generation = self._cache.generation
-        async with self._database.sessionmaker() as db:
-            rows, next_cursor = await page_rows(db, filters)
-            shown = [out.model_dump(mode="json", by_alias=True) for out in await present(db, rows, PUBLIC_VIEWER)]
+        # A bare connection, not an ORM session: the page is read as plain columns and needs no identity map.
+        async with self._database.engine.connect() as conn:
+            rows, next_cursor = await page_rows(conn, filters)
+            pictures = await pictures_by_idea(conn, [row.id for row in rows])
+        ideas = tuple(
+            CachedIdea(
+                id=row.id,
+                market=row.market,
+                created_at=row.created_at,
+                completed=row.completed,
+                educator_id=row.educator_id,
+                data=shown_idea(row, pictures.get(row.id, ()), None),
+            )
+            for row in rows
+        )
         page = CachedPage(
-            ideas=tuple(
-                CachedIdea(
-                    id=idea.id,
-                    market=idea.market,
-                    created_at=idea.created_at,
-                    completed=idea.completed,
-                    educator_id=idea.educator_id,
-                    data=data,
-                )
-                for (idea, _), data in zip(rows, shown, strict=True)
-            ),
+            ideas=ideas,
             next_cursor=next_cursor,
-            shared_json=orjson.dumps({"items": shown, "nextCursor": next_cursor}),
+            shared_json=orjson.dumps({"items": [idea.data for idea in ideas], "nextCursor": next_cursor}),
         )
         self._cache.put_page(filters, page, generation)
         return page
 
     async def _read_marks(self, user_id: int) -> SeenMarks:
         generation = self._cache.generation
-        async with self._database.sessionmaker() as db:
-            marks = await seen_marks(db, user_id)
+        async with self._database.engine.connect() as conn:
+            marks = await seen_marks(conn, user_id)
         self._cache.put_seen(user_id, marks, generation)
         return marks
