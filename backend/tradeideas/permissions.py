@@ -14,7 +14,7 @@ from typing import Annotated
 from fastapi import Depends, Request, Response
 
 from tradeideas.auth import service as auth_service
-from tradeideas.auth.cache import CachedLogin, SessionCache
+from tradeideas.auth.cache import Login, SessionCache, user_entity
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of, request_session
 from tradeideas.core.errors import Forbidden, NotFound, Unauthorized
@@ -34,12 +34,13 @@ NOT_OWNER = "You can only change your own content"
 class Principal:
     """Who is calling: their id, role and session, and (on first use) their row in the request's session."""
 
-    def __init__(self, request: Request, session_id: int, user: User) -> None:
-        self.id = user.id
-        self.role = user.role
-        self.session_id = session_id
+    def __init__(self, request: Request, login: Login) -> None:
+        self.id = login.user_id
+        self.role = login.role
+        self.session_id = login.session_id
         self._request = request
-        self._user = user
+        self._login = login
+        self._user: User | None = None
 
     @property
     def is_educator(self) -> bool:
@@ -53,9 +54,9 @@ class Principal:
     def user(self) -> User:
         """The caller's `User`, attached to the request's database session, so changes to it are saved."""
         db = request_session(self._request)
-        if self._user not in db:
-            # A copy read by the session lookup: adopt it without a query (it was never modified).
-            self._user = db.sync_session.merge(self._user, load=False)
+        if self._user is None or self._user not in db:
+            # Built from the columns the session lookup read: adopted without a query (it was never modified).
+            self._user = db.sync_session.merge(user_entity(self._login), load=False)
         return self._user
 
 
@@ -82,7 +83,7 @@ def clear_session_cookie(response: Response) -> None:
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
 
 
-def _cached_login(cache: SessionCache, settings: Settings, token_hash: str) -> CachedLogin | None:
+def _cached_login(cache: SessionCache, settings: Settings, token_hash: str) -> Login | None:
     """The caller's session when this process has it cached and it needs no refresh: no database round trip."""
     cached = cache.get(token_hash)
     if cached is None or cached.expires_at <= utcnow():
@@ -95,7 +96,7 @@ def _cached_login(cache: SessionCache, settings: Settings, token_hash: str) -> C
 async def _principal(request: Request, response: Response) -> Principal:
     # Plain calls, not sub-dependencies: this runs on every request, and each dependency FastAPI solves
     # costs more than the lookup. A cached session needs no database at all; otherwise the lookup (and the
-    # sliding renewal) uses a short session of its own, closed before the route's session is first used.
+    # sliding renewal) uses a short connection of its own, closed before the route's session is first used.
     settings, cache = component_of(request.app, Settings), component_of(request.app, SessionCache)
     token = token_from_request(request)
     if token is None:
@@ -103,18 +104,19 @@ async def _principal(request: Request, response: Response) -> Principal:
     token_hash = auth_service.hash_token(token)
     cached = _cached_login(cache, settings, token_hash)
     if cached is not None:
-        return Principal(request, cached.session_id, cached.user)
+        return Principal(request, cached)
     generation = cache.generation
-    async with component_of(request.app, Database).sessionmaker() as db, db.begin():
-        resolved = await auth_service.resolve_session(db, token_hash)
-        if resolved is None:
+    async with component_of(request.app, Database).engine.begin() as conn:
+        login = await auth_service.resolve_session(conn, token_hash)
+        if login is None:
             raise Unauthorized(AUTH_REQUIRED)
-        session, user = resolved
-        slid = auth_service.slide_session(session, settings, user)
-    if slid and request.cookies.get(SESSION_COOKIE) == token:
-        set_session_cookie(request, response, token, settings.session_days * 86400)
-    cache.put(token_hash, session, user, generation)
-    return Principal(request, session.id, user)
+        slid = await auth_service.slide_session(conn, login, settings)
+    if slid is not None:
+        login = slid
+        if request.cookies.get(SESSION_COOKIE) == token:
+            set_session_cookie(request, response, token, settings.session_days * 86400)
+    cache.put(token_hash, login, generation)
+    return Principal(request, login)
 
 
 async def _signed_in(request: Request, response: Response) -> Principal:

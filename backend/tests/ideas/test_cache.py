@@ -11,8 +11,8 @@ from sqlalchemy import select
 from tests.conftest import DEMO_PASSWORD, login_client, make_client
 from tests.ideas.test_ideas import create
 from tradeideas.auth import service as auth_service
-from tradeideas.auth.cache import SessionCache
-from tradeideas.auth.models import Role, Session, User
+from tradeideas.auth.cache import Login, SessionCache
+from tradeideas.auth.models import Role, User
 from tradeideas.core.cache import DEGRADED_TTL_SECONDS, EventGuardedCache
 
 ACTIVE_FOREX = "/api/trade-ideas?market=forex&status=active"
@@ -117,13 +117,10 @@ async def test_logout_ends_a_cached_session_at_once(app: FastAPI) -> None:
 # ---------------------------------------------------------------- the caches' own guarantees
 
 
-def _session(session_id: int = 1) -> Session:
+def _login(session_id: int = 1) -> Login:
     now = datetime.now(UTC)
-    return Session(id=session_id, user_id=7, token_hash="h", refreshed_at=now, expires_at=now + timedelta(days=30))
-
-
-def _user() -> User:
-    return User(id=7, email="u@example.com", password_hash="x", role=Role.CUSTOMER, first_name="U", last_name="V")
+    user = {"id": 7, "email": "u@example.com", "role": Role.CUSTOMER, "first_name": "U", "last_name": "V"}
+    return Login(session_id=session_id, refreshed_at=now, expires_at=now + timedelta(days=30), user_columns=user)
 
 
 def test_while_events_cannot_arrive_entries_live_only_seconds() -> None:
@@ -143,13 +140,13 @@ def test_a_read_that_overlaps_a_change_is_not_stored() -> None:
     sessions = SessionCache(100, 60, lambda: True)
     started = sessions.generation
     sessions.forget_user(7)  # a change commits while the reader is still reading
-    sessions.put("h", _session(), _user(), started)
+    sessions.put("h", _login(), started)
     assert sessions.get("h") is None
 
 
 def test_zero_entries_turns_the_caches_off() -> None:
     sessions = SessionCache(0, 60, lambda: True)
-    sessions.put("h", _session(), _user(), sessions.generation)
+    sessions.put("h", _login(), sessions.generation)
     assert sessions.get("h") is None
 
 

@@ -7,52 +7,65 @@ delivers the NOTIFY. While events cannot arrive (the LISTEN connection is down) 
 seconds (see `core.cache`). Entries are also bounded in number and age, so memory stays flat.
 """
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import make_transient_to_detached
 
-from tradeideas.auth.models import Session, User
+from tradeideas.auth.models import User
 from tradeideas.core.cache import EventGuardedCache
 
 
 @dataclass(frozen=True, slots=True)
-class CachedLogin:
-    """A session as last read from the database, with a detached, never-modified copy of its user."""
+class Login:
+    """A session as read from the database, with its user's columns (by attribute name).
+
+    Plain values, not a `User`: most requests only need the id and role, so the entity is built only for the
+    routes that use it (`user_entity`).
+    """
 
     session_id: int
     refreshed_at: datetime
     expires_at: datetime
-    user: User
+    user_columns: Mapping[str, Any]
+
+    @property
+    def user_id(self) -> int:
+        user_id: int = self.user_columns["id"]
+        return user_id
+
+    @property
+    def role(self) -> str:
+        role: str = self.user_columns["role"]
+        return role
 
 
-def detached_copy(user: User) -> User:
-    """A copy that a request session can adopt without a query (`merge(load=False)`); the original stays attached."""
-    copy = User(**{column.key: getattr(user, column.key) for column in User.__mapper__.column_attrs})
-    make_transient_to_detached(copy)
-    return copy
+def user_entity(login: Login) -> User:
+    """A detached `User` that a request session can adopt without a query (`merge(load=False)`)."""
+    user = User(**login.user_columns)
+    make_transient_to_detached(user)
+    return user
 
 
 class SessionCache(EventGuardedCache):
     def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
         super().__init__(maxsize, max_age_seconds, live)
-        self._entries: MutableMapping[str, CachedLogin] = self.store()
+        self._entries: MutableMapping[str, Login] = self.store()
 
-    def get(self, token_hash: str) -> CachedLogin | None:
+    def get(self, token_hash: str) -> Login | None:
         return self._entries.get(token_hash) if self.usable() else None
 
-    def put(self, token_hash: str, session: Session, user: User, generation: int) -> None:
+    def put(self, token_hash: str, login: Login, generation: int) -> None:
         """Remember a session read while the cache was at `generation` (skipped if anything changed since)."""
-        if not self.may_store(generation):
-            return
-        login = CachedLogin(session.id, session.refreshed_at, session.expires_at, detached_copy(user))
-        self._entries[token_hash] = login
+        if self.may_store(generation):
+            self._entries[token_hash] = login
 
     def forget_user(self, user_id: int) -> None:
         self.dropped()
         for token_hash, login in list(self._entries.items()):
-            if login.user.id == user_id:
+            if login.user_id == user_id:
                 del self._entries[token_hash]
 
     def __len__(self) -> int:

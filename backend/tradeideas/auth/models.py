@@ -47,9 +47,15 @@ class User(Base):
 
     @property
     def display_name(self) -> str:
-        name = f"{self.first_name} {self.last_name}".strip()
-        fallback = {Role.EDUCATOR.value: "Professional Educator", Role.ADMIN.value: "Administrator"}
-        return name or fallback.get(self.role, "Customer")
+        return display_name(self.first_name, self.last_name, self.role)
+
+
+_UNNAMED = {Role.EDUCATOR.value: "Professional Educator", Role.ADMIN.value: "Administrator"}
+
+
+def display_name(first_name: str, last_name: str, role: str) -> str:
+    """The name shown for a user; also for rows read as plain columns (the idea list), without a `User`."""
+    return f"{first_name} {last_name}".strip() or _UNNAMED.get(role, "Customer")
 
 
 class Session(Base):

@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from tradeideas.auth.cache import Login
 from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
@@ -132,18 +133,28 @@ async def create_session(db: AsyncSession, settings: Settings, user: User) -> Is
     return IssuedSession(token=token, user=user, expires_at=expires_at)
 
 
-async def resolve_session(db: AsyncSession, token_hash: str) -> tuple[Session, User] | None:
+_SESSIONS = Session.__table__
+_USERS = User.__table__
+# Every column of the user (named as the model's attributes), so routes can be given the whole `User`.
+_USER_COLUMNS = tuple(column.label(key) for key, column in User.__mapper__.columns.items())
+
+
+async def resolve_session(conn: AsyncConnection, token_hash: str) -> Login | None:
+    """The live session of a token: one Core select on every request the cache cannot answer (no ORM entities)."""
     row = (
-        await db.execute(
-            select(Session, User).join(User, User.id == Session.user_id).where(Session.token_hash == token_hash)
+        await conn.execute(
+            select(_SESSIONS.c.id, _SESSIONS.c.refreshed_at, _SESSIONS.c.expires_at, *_USER_COLUMNS)
+            .join_from(_SESSIONS, _USERS, _USERS.c.id == _SESSIONS.c.user_id)
+            .where(_SESSIONS.c.token_hash == token_hash)
         )
     ).one_or_none()
     if row is None:
         return None
-    session, user = row
-    if session.expires_at <= utcnow() or user.disabled:
+    session_id, refreshed_at, expires_at, *user_values = row
+    user_columns = {column.name: value for column, value in zip(_USER_COLUMNS, user_values, strict=True)}
+    if expires_at <= utcnow() or user_columns["disabled"]:
         return None
-    return session, user
+    return Login(session_id, refreshed_at, expires_at, user_columns)
 
 
 async def live_session_ids(db: AsyncSession, user_ids: Iterable[int]) -> set[int]:
@@ -160,17 +171,20 @@ def slide_due(refreshed_at: datetime, settings: Settings) -> bool:
     return utcnow() - refreshed_at >= timedelta(hours=settings.session_refresh_hours)
 
 
-def slide_session(session: Session, settings: Settings, user: User | None = None) -> bool:
+async def slide_session(conn: AsyncConnection, login: Login, settings: Settings) -> Login | None:
     """Extend a session's lifetime at most once per refresh interval (noting when its user was last seen);
-    True when it was extended."""
-    if not slide_due(session.refreshed_at, settings):
-        return False
+    the extended login, or None when it was not due."""
+    if not slide_due(login.refreshed_at, settings):
+        return None
     now = utcnow()
-    if user is not None:
-        user.last_seen_at = now
-    session.refreshed_at = now
-    session.expires_at = now + timedelta(days=settings.session_days)
-    return True
+    expires_at = now + timedelta(days=settings.session_days)
+    await conn.execute(
+        update(Session).where(Session.id == login.session_id).values(refreshed_at=now, expires_at=expires_at)
+    )
+    # updated_at given, not left to its onupdate, so the login's copy of the row is what the row now holds.
+    await conn.execute(update(User).where(User.id == login.user_id).values(last_seen_at=now, updated_at=now))
+    user_columns = {**login.user_columns, "last_seen_at": now, "updated_at": now}
+    return Login(login.session_id, now, expires_at, user_columns)
 
 
 async def user_changed(db: AsyncSession, user: User) -> None:

@@ -1,10 +1,11 @@
 """The busiest read, a page of ideas, as JSON bytes: cached per process (see `cache.py`), NEW flags per customer."""
 
 import orjson
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tradeideas.db import Database
 from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
-from tradeideas.ideas.queries import PUBLIC_VIEWER, Viewer, page_rows, present, seen_marks
+from tradeideas.ideas.queries import Viewer, page_rows, pictures_by_idea, seen_marks, shown_idea
 from tradeideas.ideas.schemas import IdeaListQuery
 
 
@@ -23,17 +24,14 @@ class IdeaPages:
     async def json(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
         cache = self._cache
         page = cache.page(filters)
-        if page is None:
-            page = await self._read_page(filters)
-        if not viewer.is_customer or not page.ideas:
+        marks = cache.seen(viewer.user_id) if viewer.is_customer else None
+        if page is None or (marks is None and viewer.is_customer and page.ideas):
+            page, marks = await self._read(filters, viewer, page, marks)
+        if marks is None or not page.ideas:  # no NEW flags to add (not a customer, or nothing listed)
             return page.shared_json
-        marks = cache.seen(viewer.user_id)
-        if marks is None:
-            marks = await self._read_marks(viewer.user_id)
-        else:
-            answer = cache.answer(filters, viewer.user_id, page, marks)
-            if answer is not None:
-                return answer
+        answer = cache.answer(filters, viewer.user_id, page, marks)
+        if answer is not None:
+            return answer
         items = [
             {
                 **idea.data,
@@ -45,32 +43,40 @@ class IdeaPages:
         cache.put_answer(filters, viewer.user_id, page, marks, body)
         return body
 
-    async def _read_page(self, filters: IdeaListQuery) -> CachedPage:
-        generation = self._cache.generation
-        async with self._database.sessionmaker() as db:
-            rows, next_cursor = await page_rows(db, filters)
-            shown = [out.model_dump(mode="json", by_alias=True) for out in await present(db, rows, PUBLIC_VIEWER)]
-        page = CachedPage(
-            ideas=tuple(
-                CachedIdea(
-                    id=idea.id,
-                    market=idea.market,
-                    created_at=idea.created_at,
-                    completed=idea.completed,
-                    educator_id=idea.educator_id,
-                    data=data,
-                )
-                for (idea, _), data in zip(rows, shown, strict=True)
-            ),
-            next_cursor=next_cursor,
-            shared_json=orjson.dumps({"items": shown, "nextCursor": next_cursor}),
-        )
-        self._cache.put_page(filters, page, generation)
-        return page
+    async def _read(
+        self, filters: IdeaListQuery, viewer: Viewer, page: CachedPage | None, marks: SeenMarks | None
+    ) -> tuple[CachedPage, SeenMarks | None]:
+        """What the caches lacked, the page and (customers) the seen marks, through one connection.
 
-    async def _read_marks(self, user_id: int) -> SeenMarks:
+        A bare connection, not an ORM session: everything is read as plain columns and needs no identity map.
+        """
         generation = self._cache.generation
-        async with self._database.sessionmaker() as db:
-            marks = await seen_marks(db, user_id)
-        self._cache.put_seen(user_id, marks, generation)
-        return marks
+        async with self._database.engine.connect() as conn:
+            if page is None:
+                page = await self._read_page(conn, filters)
+                self._cache.put_page(filters, page, generation)
+            if marks is None and viewer.is_customer and page.ideas:
+                marks = await seen_marks(conn, viewer.user_id)
+                self._cache.put_seen(viewer.user_id, marks, generation)
+        return page, marks
+
+    @staticmethod
+    async def _read_page(conn: AsyncConnection, filters: IdeaListQuery) -> CachedPage:
+        rows, next_cursor = await page_rows(conn, filters)
+        pictures = await pictures_by_idea(conn, [row["id"] for row in rows])
+        ideas = tuple(
+            CachedIdea(
+                id=row["id"],
+                market=row["market"],
+                created_at=row["created_at"],
+                completed=row["completed"],
+                educator_id=row["educator_id"],
+                data=shown_idea(row, pictures.get(row["id"], ()), None),
+            )
+            for row in rows
+        )
+        return CachedPage(
+            ideas=ideas,
+            next_cursor=next_cursor,
+            shared_json=orjson.dumps({"items": [idea.data for idea in ideas], "nextCursor": next_cursor}),
+        )

@@ -1,0 +1,385 @@
+"""The idea list sends exactly the bytes that presenting each idea as `IdeaOut` and encoding the page with orjson
+would: every field, in order, in the same format, for customers (with NEW flags) and educators, with the caches
+on and off. The reference below reads ORM rows and builds `IdeaOut`s, as the list did before it was read with
+plain columns; any change of a field's name, order or format in the list fails here."""
+
+import base64
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import and_, delete, false, or_, select, true
+
+from tests.conftest import customer_client
+from tradeideas.auth.cache import SessionCache
+from tradeideas.auth.models import Role, User
+from tradeideas.core.deps import component_of
+from tradeideas.ideas.cache import IdeaCache, SeenMarks
+from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaView, MutedEducator, TradeIdea
+from tradeideas.ideas.schemas import IdeaOut
+from tradeideas.media.models import MediaFile, media_url
+
+EDUCATOR_A_ID = 1
+READER = "bytes.reader@example.com"
+# Far in the future, so these ideas head every list and the cursor pages walk through them.
+T0 = datetime(2100, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+@dataclass
+class Seeded:
+    educator_id: int
+    idea_ids: list[int]
+
+
+def _level_fields(n: int) -> dict[str, Any]:
+    return {
+        "order_type": "BUY" if n % 2 else "SELL",
+        "idea_type": "Leverage" if n % 3 else "Exchange",
+        "pair": f"BYT{n}/USD",
+        "time_frame": "4H",
+        "entry1": "1.0850",
+        "invalidation_level": "1.0795",
+        "exit1": "1.0910",
+    }
+
+
+@pytest.fixture
+async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
+    """Ideas covering every field and format, by a seeded educator and by one without name, slug or specialty."""
+    async with app.state.db.sessionmaker() as s, s.begin():
+        nameless = User(
+            email="bytes.educator@example.com",
+            password_hash="x",
+            role=Role.EDUCATOR,
+            avatar_path="avatar-bytes.jpg",
+        )
+        s.add(nameless)
+        await s.flush()
+        media = [
+            MediaFile(
+                owner_id=nameless.id, file_name="bytes-card-1.jpg", full_file_name="bytes-full-1.jpg", width=8, height=8
+            ),
+            MediaFile(owner_id=nameless.id, file_name="bytes-card-2.jpg", width=8, height=8),
+            MediaFile(
+                owner_id=nameless.id, file_name="bytes-card-3.jpg", full_file_name="bytes-full-3.jpg", width=8, height=8
+            ),
+        ]
+        s.add_all(media)
+        ideas = [
+            # Everything set: two entries, three exits, notes, video, audio, edited after publish, microseconds.
+            TradeIdea(
+                educator_id=nameless.id,
+                market_type="Forex",
+                market="forex",
+                **_level_fields(1),
+                entry2="1.0840",
+                exit2="1.0950",
+                exit3="1.1000",
+                notes='Line one\nline "two" \u00e9 \u2603',
+                video_url="https://youtu.be/abc",
+                audio_url="/media/voice.m4a",
+                edited=True,
+                edited_after_publish=True,
+                created_at=T0 + timedelta(microseconds=123456),
+                updated_at=T0 + timedelta(minutes=20, microseconds=1),
+            ),
+            # Completed successfully with an R multiple, closed at a whole second.
+            TradeIdea(
+                educator_id=nameless.id,
+                market_type="Forex",
+                market="forex",
+                **_level_fields(2),
+                status="successful",
+                completed=True,
+                outcome="exit2",
+                r_multiple=2.0,
+                closed_at=T0 + timedelta(hours=5),
+                created_at=T0,
+                updated_at=T0 + timedelta(hours=5),
+            ),
+            # Same created_at as the one above (the cursor must break the tie on id); a manual close at a price.
+            TradeIdea(
+                educator_id=nameless.id,
+                market_type="Crypto",
+                market="crypto",
+                **_level_fields(3),
+                status="unsuccessful",
+                completed=True,
+                outcome="manual",
+                close_price="1.0801",
+                r_multiple=-0.37,
+                closed_at=T0 + timedelta(hours=6, microseconds=500),
+                created_at=T0,
+                updated_at=T0,
+            ),
+            # Invalidated: open, with an outcome but no R.
+            TradeIdea(
+                educator_id=nameless.id,
+                market_type="Forex",
+                market="forex",
+                **_level_fields(4),
+                status="invalidated",
+                outcome="not_triggered",
+                closed_at=T0 - timedelta(seconds=1),
+                created_at=T0 - timedelta(minutes=1, microseconds=10),
+                updated_at=T0 - timedelta(seconds=1),
+            ),
+            # Pending (reset), crypto, listed by the seeded educator.
+            TradeIdea(
+                educator_id=EDUCATOR_A_ID,
+                market_type="Crypto",
+                market="crypto",
+                **_level_fields(5),
+                status="pending",
+                created_at=T0 - timedelta(minutes=2),
+                updated_at=T0 - timedelta(minutes=2),
+            ),
+            # SPX: listed under forex although of the crypto type, by the seeded educator.
+            TradeIdea(
+                educator_id=EDUCATOR_A_ID,
+                market_type="Crypto",
+                market="forex",
+                **_level_fields(6),
+                created_at=T0 - timedelta(minutes=3, microseconds=120000),
+                updated_at=T0 - timedelta(minutes=3, microseconds=120000),
+            ),
+        ]
+        s.add_all(ideas)
+        await s.flush()
+        s.add_all(
+            [
+                IdeaImage(idea_id=ideas[0].id, position=0, media_id=media[0].id),
+                IdeaImage(idea_id=ideas[0].id, position=1, media_id=media[1].id),
+                IdeaImage(idea_id=ideas[0].id, position=2, media_id=media[2].id),
+                IdeaImage(idea_id=ideas[2].id, position=0, media_id=media[1].id),
+            ]
+        )
+        educator_id, idea_ids, media_ids = nameless.id, [idea.id for idea in ideas], [m.id for m in media]
+    component_of(app, IdeaCache).clear()  # inserted behind the app's back: no event dropped its pages
+    yield Seeded(educator_id, idea_ids)
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await s.execute(delete(TradeIdea).where(TradeIdea.id.in_(idea_ids)))
+        await s.execute(delete(MediaFile).where(MediaFile.id.in_(media_ids)))
+        await s.execute(delete(User).where(User.id == educator_id))
+    component_of(app, IdeaCache).clear()
+
+
+@pytest.fixture
+async def reader(app: FastAPI, seeded: Seeded) -> AsyncIterator[httpx.AsyncClient]:
+    """A customer with every kind of seen state: a forex watermark, one idea seen, crypto off, an educator muted."""
+    client = await customer_client(app, READER, "Byte", "Reader")
+    async with app.state.db.sessionmaker() as s, s.begin():
+        user_id = (await s.execute(select(User.id).where(User.email == READER))).scalar_one()
+        await s.execute(delete(CustomerIdeaState).where(CustomerIdeaState.user_id == user_id))
+        await s.execute(delete(MutedEducator).where(MutedEducator.user_id == user_id))
+        s.add(CustomerIdeaState(user_id=user_id, forex_seen_until=T0 - timedelta(minutes=2), notify_crypto=False))
+        s.add(IdeaView(user_id=user_id, idea_id=seeded.idea_ids[0]))
+        s.add(MutedEducator(user_id=user_id, educator_id=3))
+    component_of(app, IdeaCache).clear()
+    yield client
+    await client.aclose()
+
+
+# ---------------------------------------------------------------- the reference: ORM rows, IdeaOut, orjson
+
+
+def _encode_cursor(idea: TradeIdea) -> str:
+    return base64.urlsafe_b64encode(f"{idea.created_at.isoformat()}|{idea.id}".encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, int]:
+    at, _, idea_id = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().partition("|")
+    return datetime.fromisoformat(at).astimezone(UTC), int(idea_id)
+
+
+async def expected_page(app: FastAPI, params: dict[str, Any], customer_id: int | None) -> bytes:
+    limit = int(params.get("limit", 20))
+    async with app.state.db.sessionmaker() as db:
+        query = select(TradeIdea, User).join(User, User.id == TradeIdea.educator_id)
+        if "market" in params:
+            query = query.where(TradeIdea.market == params["market"])
+        status = params.get("status")
+        if status == "active":
+            query = query.where(TradeIdea.completed == false())
+        elif status == "completed":
+            query = query.where(TradeIdea.completed == true())
+        elif status == "closed":
+            query = query.where(TradeIdea.closed_at.is_not(None))
+        elif status is not None:
+            query = query.where(TradeIdea.status == status)
+        if "ideaType" in params:
+            query = query.where(TradeIdea.idea_type == params["ideaType"].capitalize())
+        if "educatorId" in params:
+            query = query.where(TradeIdea.educator_id == int(params["educatorId"]))
+        if "cursor" in params:
+            at, last_id = _decode_cursor(params["cursor"])
+            query = query.where(
+                TradeIdea.created_at <= at,
+                or_(TradeIdea.created_at < at, and_(TradeIdea.created_at == at, TradeIdea.id < last_id)),
+            )
+        query = query.order_by(TradeIdea.created_at.desc(), TradeIdea.id.desc()).limit(limit + 1)
+        rows = [(idea, user) for idea, user in (await db.execute(query)).all()]
+        next_cursor = _encode_cursor(rows[limit - 1][0]) if len(rows) > limit else None
+        rows = rows[:limit]
+        items = [await _expected_item(db, idea, educator, customer_id) for idea, educator in rows]
+    return orjson.dumps({"items": items, "nextCursor": next_cursor})
+
+
+async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: int | None) -> dict[str, Any]:
+    pictures = (
+        (
+            await db.execute(
+                select(MediaFile)
+                .join(IdeaImage, IdeaImage.media_id == MediaFile.id)
+                .where(IdeaImage.idea_id == idea.id)
+                .order_by(IdeaImage.position)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    is_new = None
+    if customer_id is not None:
+        marks = await _expected_marks(db, customer_id)
+        is_new = marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id)
+    urls = [media_url(m.file_name) for m in pictures]
+    return IdeaOut(
+        id=idea.id,
+        educator_id=idea.educator_id,
+        educator_name=educator.display_name,
+        educator_slug=educator.slug,
+        educator_image=educator.avatar_url,
+        specialty=educator.specialty,
+        pair=idea.pair,
+        time_frame=idea.time_frame,
+        order_type=idea.order_type,
+        idea_type=idea.idea_type,
+        market_type=idea.market_type,
+        market=idea.market,
+        entry1=idea.entry1,
+        entry2=idea.entry2,
+        invalidation_level=idea.invalidation_level,
+        exit1=idea.exit1,
+        exit2=idea.exit2,
+        exit3=idea.exit3,
+        notes=idea.notes,
+        status=idea.status,
+        completed=idea.completed,
+        image_ids=[m.id for m in pictures],
+        image_urls=urls,
+        image_full_urls=[media_url(m.full_file_name or m.file_name) for m in pictures],
+        chart_url=urls[0] if urls else None,
+        video_url=idea.video_url,
+        audio_url=idea.audio_url,
+        created_at=idea.created_at,
+        updated_at=idea.updated_at,
+        edited=idea.edited,
+        edited_after_publish=idea.edited_after_publish,
+        outcome=idea.outcome,
+        close_price=idea.close_price,
+        closed_at=idea.closed_at,
+        r_multiple=idea.r_multiple,
+        is_new=is_new,
+    ).model_dump(mode="json", by_alias=True)
+
+
+async def _expected_marks(db: Any, user_id: int) -> SeenMarks:
+    state = await db.get(CustomerIdeaState, user_id)
+    viewed = (await db.execute(select(IdeaView.idea_id).where(IdeaView.user_id == user_id))).scalars()
+    muted = (await db.execute(select(MutedEducator.educator_id).where(MutedEducator.user_id == user_id))).scalars()
+    return SeenMarks(
+        forex_until=state.forex_seen_until if state else None,
+        crypto_until=state.crypto_seen_until if state else None,
+        idea_ids=frozenset(viewed),
+        notify_forex=state is None or state.notify_forex,
+        notify_crypto=state is None or state.notify_crypto,
+        muted_educators=frozenset(muted),
+    )
+
+
+# ---------------------------------------------------------------- the comparison
+
+
+def _queries(seeded: Seeded) -> list[dict[str, Any]]:
+    return [
+        {"market": "forex", "status": "active", "limit": 100},
+        {"market": "crypto", "status": "active", "limit": 100},
+        {"market": "forex", "status": "completed", "limit": 100},
+        {"market": "forex", "ideaType": "exchange", "status": "completed"},
+        {"status": "closed", "limit": 100},
+        {"status": "invalidated"},
+        {"educatorId": seeded.educator_id},
+        {"educatorId": EDUCATOR_A_ID, "market": "forex"},
+        {},
+    ]
+
+
+async def _assert_same_bytes(app: FastAPI, client: httpx.AsyncClient, seeded: Seeded, customer_id: int | None) -> None:
+    for params in _queries(seeded):
+        for _ in range(2):  # the second answer may come from the caches
+            r = await client.get("/api/trade-ideas", params=params)
+            assert r.status_code == 200, r.text
+            assert r.content == await expected_page(app, params, customer_id), params
+    # Cursor pages of two, through ideas sharing a created_at, to the end of the educator's list.
+    page_params: dict[str, Any] = {"educatorId": seeded.educator_id, "limit": 2}
+    pages = 0
+    while True:
+        r = await client.get("/api/trade-ideas", params=page_params)
+        assert r.content == await expected_page(app, page_params, customer_id), page_params
+        pages += 1
+        cursor = r.json()["nextCursor"]
+        if cursor is None:
+            break
+        page_params = {**page_params, "cursor": cursor}
+    assert pages == 2
+    # A single idea is presented the same way as in the list.
+    for educator_id in (seeded.educator_id, EDUCATOR_A_ID):
+        listed = orjson.loads(await expected_page(app, {"educatorId": educator_id, "limit": 100}, customer_id))
+        for item in listed["items"]:
+            if item["id"] in seeded.idea_ids:
+                r = await client.get(f"/api/trade-ideas/{item['id']}")
+                assert r.content == orjson.dumps(item)
+
+
+@pytest.fixture(params=["cached", "uncached"])
+def caches(request: pytest.FixtureRequest, app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways a list is answered: from the caches, and as with CACHE_ENTRIES=0 (every request reads)."""
+    if request.param == "uncached":
+        for cache in (component_of(app, IdeaCache), component_of(app, SessionCache)):
+            cache.clear()
+            monkeypatch.setattr(cache, "_enabled", False)
+    return str(request.param)
+
+
+async def test_customer_list_bytes_match_the_presented_ideas(
+    app: FastAPI, seeded: Seeded, reader: httpx.AsyncClient, caches: str
+) -> None:
+    async with app.state.db.sessionmaker() as s:
+        reader_id = (await s.execute(select(User.id).where(User.email == READER))).scalar_one()
+    await _assert_same_bytes(app, reader, seeded, reader_id)
+    # The fixture's ideas show every kind of NEW flag.
+    active = (await reader.get("/api/trade-ideas", params={"educatorId": seeded.educator_id})).json()["items"]
+    assert {item["isNew"] for item in active} == {True, False}
+
+
+async def test_educator_list_bytes_match_the_presented_ideas(
+    app: FastAPI, seeded: Seeded, educator_a: httpx.AsyncClient, caches: str
+) -> None:
+    await _assert_same_bytes(app, educator_a, seeded, None)
+
+
+async def test_reference_covers_every_field(app: FastAPI, seeded: Seeded) -> None:
+    """Every field of IdeaOut takes a non-null value somewhere in the fixture, so none goes unchecked."""
+    items = [
+        item
+        for educator_id in (seeded.educator_id, EDUCATOR_A_ID)
+        for item in orjson.loads(await expected_page(app, {"educatorId": educator_id, "limit": 100}, None))["items"]
+    ]
+    fields = {field.alias for field in IdeaOut.model_fields.values()} - {"isNew"}
+    filled = {key for item in items for key, value in item.items() if value not in (None, [], "")}
+    assert fields <= filled, fields - filled
