@@ -2,6 +2,8 @@
 
 - `bare`: a Starlette endpoint returning the app's response bytes from memory (BENCH_BODY_FILE): the floor
   for "a request through uvicorn that answers the same bytes".
+- `fastapi_bare`: the same through one FastAPI route with no dependency, parameter or middleware: the floor
+  for any request that goes through a FastAPI route.
 - `asyncpg_orjson`: the same SQL the app runs for one uncached request (session, page, images, the
   customer's seen state), through one asyncpg pool, rows encoded with orjson: the floor for the database path.
 """
@@ -15,6 +17,7 @@ from typing import Any
 
 import asyncpg
 import orjson
+from fastapi import FastAPI
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -29,6 +32,9 @@ async def bare_endpoint(_request: Request) -> Response:
 
 
 bare = Starlette(routes=[Route("/api/trade-ideas", bare_endpoint)])
+
+fastapi_bare = FastAPI(openapi_url=None)
+fastapi_bare.add_api_route("/api/trade-ideas", bare_endpoint, include_in_schema=False)
 
 PAGE_SQL = """
 SELECT i.id, i.educator_id, u.first_name, u.last_name, u.avatar_path, u.specialty, i.pair, i.time_frame,

@@ -6,6 +6,7 @@ as 64 different customers. Four single-process uvicorn servers (uvloop + httptoo
 back in one run, so the ratios hold on a shared, noisy machine:
 
 - `bare`: Starlette returning the same bytes from memory (the floor for a request through uvicorn);
+- `fastapi bare`: the same through one FastAPI route with no dependency (the floor for a FastAPI route);
 - `app cached`: the app with its default caches;
 - `asyncpg`: the same SQL as one uncached app request, through asyncpg, rows encoded with orjson;
 - `app uncached`: the app with `CACHE_ENTRIES=0`.
@@ -98,7 +99,7 @@ def main() -> None:
         if size > have:
             asyncio.run(base.insert_postgres(settings, have, size))
             have = size
-        ports = [base.free_port() for _ in range(4)]
+        ports = [base.free_port() for _ in range(5)]
         app_env = {"DATABASE_URL": base.PG_URL, "DATA_DIR": str(data_dir), "DEMO_PASSWORD": base.PASSWORD}
         app_env |= {"LOG_LEVEL": "warning", "STATIC_DIR": str(data_dir / "no-spa")}
         proc = start(uvicorn("tradeideas.app:create_app", ports[0], True), args.app_dir, app_env, ports[0])
@@ -115,6 +116,11 @@ def main() -> None:
             proc.wait(timeout=30)
         servers = {
             "bare": (uvicorn("reference_servers:bare", ports[1]), BENCH, {"BENCH_BODY_FILE": str(body_file)}),
+            "fastapi bare": (
+                uvicorn("reference_servers:fastapi_bare", ports[4]),
+                BENCH,
+                {"BENCH_BODY_FILE": str(body_file)},
+            ),
             "asyncpg": (uvicorn("reference_servers:asyncpg_orjson", ports[2]), BENCH, {"BENCH_PG_DSN": dsn}),
             "app uncached": (
                 uvicorn("tradeideas.app:create_app", ports[3], True),
@@ -133,7 +139,7 @@ def main() -> None:
         print(f"\n{size:,} ideas (load average {Path('/proc/loadavg').read_text().split()[0]})")
         print("| server | req/s | p50 (ms) | p99 (ms) | errors | server CPU / request (µs) |")
         print("|---|---|---|---|---|---|")
-        for name in ("bare", "app cached", "asyncpg", "app uncached"):
+        for name in ("bare", "fastapi bare", "app cached", "asyncpg", "app uncached"):
             r = rows[name]
             print(
                 f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']:.0f} "
@@ -141,7 +147,9 @@ def main() -> None:
             )
         cached = rows["app cached"]["cpu_us_per_request"] / rows["bare"]["cpu_us_per_request"]
         uncached = rows["app uncached"]["cpu_us_per_request"] / rows["asyncpg"]["cpu_us_per_request"]
+        floor = rows["fastapi bare"]["cpu_us_per_request"] / rows["bare"]["cpu_us_per_request"]
         print(f"ratio app cached / bare: {cached:.2f} (target <= 2.5); app uncached / asyncpg: {uncached:.2f} (<= 2)")
+        print(f"ratio fastapi bare / bare: {floor:.2f} (what any FastAPI route costs before its own code)")
         sys.stdout.flush()
 
 
