@@ -161,6 +161,29 @@ def test_carousel_dots_are_buttons_that_go_to_their_slide(phone: Page) -> None:
     expect(carousel.get_by_role("group", name=f"3 of {total}").get_by_role("article")).to_be_visible()
 
 
+@pytest.mark.parametrize("width", [1280, 1366, 1920])
+def test_the_market_pages_header_fits_on_desktop(browser: Browser, base_url: str, width: int) -> None:
+    ctx = browser.new_context(base_url=base_url, viewport={"width": width, "height": 800})
+    page = ctx.new_page()
+    try:
+        login(page, CUSTOMER)
+        page.goto("/customer/forex")
+        banner = page.get_by_role("banner")
+        logo = banner.get_by_role("link", name="Trade Ideas - Markets")
+        nav = banner.get_by_role("navigation", name="Main")
+        sign_out = banner.get_by_role("button", name="Sign Out")
+        expect(nav.get_by_role("link", name="Exchange history")).to_be_visible()
+        name = logo.get_by_text("Trade Ideas", exact=True)  # the visible name, which may spill out of a squeezed link
+        name_box, nav_box, sign_out_box = name.bounding_box(), nav.bounding_box(), sign_out.bounding_box()
+        assert name_box and nav_box and sign_out_box
+        # Side by side, none drawn over another (the logo's name once ran under the first link).
+        assert name_box["x"] + name_box["width"] <= nav_box["x"]
+        assert nav_box["x"] + nav_box["width"] <= sign_out_box["x"]
+        assert sign_out_box["x"] + sign_out_box["width"] <= width
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_market_choosers_logo_is_a_named_link_home(
     browser: Browser, base_url: str, viewport: dict[str, int]

@@ -51,13 +51,13 @@ export function CustomerHeader({
   return (
     <header className="sticky top-0 z-20 border-b border-line bg-surface/95">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-        <Link to="/customer/dashboard" aria-label={`${appName} - Markets`} className="inline-flex min-h-11 min-w-11 items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
+        <Link to="/customer/dashboard" aria-label={`${appName} - Markets`} className="inline-flex min-h-11 min-w-11 shrink-0 items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
           <Logo name={appName} className="[&>span:last-child]:hidden sm:[&>span:last-child]:inline" />
         </Link>
-        <nav aria-label="Main" className="hidden items-center gap-0.5 lg:flex">
+        {/* Inline from xl: seven links and the buttons fit the header's 1,120 px there, not below (the menu is used). */}
+        <nav aria-label="Main" className="hidden items-center gap-0.5 xl:flex">
           {links.map((l) => (
             <NavLink key={l.to} to={l.to} end className={navClass}>
-              <l.icon className="hidden h-4 w-4 xl:block" aria-hidden="true" />
               {l.label}
             </NavLink>
           ))}
@@ -70,13 +70,13 @@ export function CustomerHeader({
             </>
           ) : null}
           <ThemeToggle />
-          <div className="hidden lg:block">
+          <div className="hidden xl:block">
             <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut} className="whitespace-nowrap">
               <LogOut className="h-4 w-4" aria-hidden="true" />
               Sign Out
             </Button>
           </div>
-          <div className="lg:hidden">
+          <div className="xl:hidden">
             <Menu label="Open menu" icon={<MenuIcon className="h-5 w-5" aria-hidden="true" />} entries={menuEntries} />
           </div>
         </div>
