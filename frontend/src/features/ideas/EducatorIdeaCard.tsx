@@ -6,6 +6,7 @@ import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { REQUIRED_FIELDS_MESSAGE } from "../../lib/ideaForm";
 import { invalidationNote } from "../../lib/ideaStatus";
+import { formatDay } from "../../lib/outcome";
 import { ChartImage } from "./ChartImage";
 import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
 import { DirectionBadge, OutcomeLine, StatusBadge } from "./IdeaCard";
@@ -28,11 +29,6 @@ const FIELDS: Array<{ name: LevelField; label: string; required?: boolean }> = [
 
 const iconButton =
   "inline-flex h-11 w-11 items-center sm:h-9 sm:w-9 justify-center rounded-lg border border-line text-muted transition-colors hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
-
-function shortDate(value: string): string {
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
-}
 
 /** The educator's own idea: inline level editing (save on blur), status buttons, edit and delete. */
 export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: Idea) => void }) {
@@ -65,7 +61,7 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
           <div className="min-w-0 flex-1">
             <h3 className={`truncate text-lg font-bold text-fg ${invalid ? "line-through decoration-amber-500" : ""}`}>{idea.pair}</h3>
             <p className="text-xs text-muted">
-              {idea.marketType} · {idea.timeFrame} · <time dateTime={idea.createdAt}>{shortDate(idea.createdAt)}</time>
+              {idea.marketType} · {idea.timeFrame} · <time dateTime={idea.createdAt}>{formatDay(idea.createdAt)}</time>
             </p>
           </div>
           <button type="button" aria-label="Edit trade idea" title="Edit trade idea" className={iconButton} onClick={() => onEdit(idea)}>
