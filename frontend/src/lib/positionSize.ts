@@ -180,7 +180,6 @@ export function levelsBlock(idea: Pick<SizingIdea, "pair" | "orderType" | "entry
   return [`${idea.pair} ${idea.orderType}`, `Entry ${entries}`, `SL ${idea.invalidationLevel}`, exits].filter(Boolean).join(" | ");
 }
 
-/** "1,234.57" with a fixed number of decimals. */
 // `toLocaleString` with options builds a new formatter on every call (about a millisecond on a phone, and
 // a card shows a dozen figures): each formatter is made once and kept.
 const formatters = new Map<string, Intl.NumberFormat>();
@@ -195,6 +194,7 @@ function numberFormat(minimumFractionDigits: number, maximumFractionDigits: numb
   return format;
 }
 
+/** "1,234.57" with a fixed number of decimals. */
 export function formatAmount(value: number, decimals = 2): string {
   return numberFormat(decimals, decimals).format(value);
 }
