@@ -43,7 +43,7 @@ class User(Base):
 
     @property
     def avatar_url(self) -> str | None:
-        return media_url(self.avatar_path) if self.avatar_path else None
+        return avatar_url(self.avatar_path)
 
     @property
     def display_name(self) -> str:
@@ -51,6 +51,11 @@ class User(Base):
 
 
 _UNNAMED = {Role.EDUCATOR.value: "Professional Educator", Role.ADMIN.value: "Administrator"}
+
+
+def avatar_url(avatar_path: str | None) -> str | None:
+    """Where a user's picture is served; also for rows read as plain columns (the idea list)."""
+    return media_url(avatar_path) if avatar_path else None
 
 
 def display_name(first_name: str, last_name: str, role: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Row, RowMapping, Select, and_, exists, false, func, or_, select, true, union_all
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from tradeideas.auth.models import Role, User, display_name
+from tradeideas.auth.models import Role, User, avatar_url, display_name
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.core.schemas import MAX_ID
 from tradeideas.ideas.cache import SeenMarks
@@ -121,7 +121,7 @@ def shown_idea(row: RowMapping, pictures: Sequence[Picture], is_new: bool | None
         "educatorId": row["educator_id"],
         "educatorName": display_name(row["educator_first_name"], row["educator_last_name"], row["educator_role"]),
         "educatorSlug": row["educator_slug"],
-        "educatorImage": media_url(row["educator_avatar_path"]) if row["educator_avatar_path"] else None,
+        "educatorImage": avatar_url(row["educator_avatar_path"]),
         "specialty": row["educator_specialty"],
         "pair": row["pair"],
         "timeFrame": row["time_frame"],
