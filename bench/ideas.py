@@ -379,6 +379,7 @@ def run_db(kind: str, sizes: list[int], args: argparse.Namespace) -> list[dict[s
 
 
 def main() -> None:
+    global PATH
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--sizes", default="1000,100000,1000000")
@@ -394,7 +395,7 @@ def main() -> None:
     parser.add_argument("--path", default=None, help="the GET request to load (default: the market page's list)")
     args = parser.parse_args()
     if args.path:
-        globals()["PATH"] = args.path
+        PATH = args.path
     try:
         import uvloop
 
