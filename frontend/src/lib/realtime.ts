@@ -1,4 +1,4 @@
-import type { QueryClient } from "@tanstack/react-query";
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import type { Role, Schemas } from "../api/client";
 
 /**
@@ -43,4 +43,17 @@ export function combineHandlers(...features: EventHandlers[]): EventHandlers {
 export function dispatch(handlers: EventHandlers, queryClient: QueryClient, event: RealtimeEvent, viewer: Viewer): void {
   const handler = handlers[event.type] as EventHandler<RealtimeEventType> | undefined;
   handler?.(queryClient, event, viewer);
+}
+
+/**
+ * Applies an event to one cached query. A fetch of that query still under way was answered (or is being
+ * answered) from before the event's change, and would put back what the event took away (a deleted
+ * message after a reaction's refetch, say) with no later event to correct it: it is replaced by a fresh
+ * fetch, which the server answers after the change was committed.
+ */
+export function updateFromEvent<T>(queryClient: QueryClient, queryKey: QueryKey, update: (data: T) => T): void {
+  const state = queryClient.getQueryState<T>(queryKey);
+  if (state?.data === undefined) return;
+  queryClient.setQueryData<T>(queryKey, update(state.data));
+  if (state.fetchStatus === "fetching") void queryClient.refetchQueries({ queryKey, exact: true });
 }

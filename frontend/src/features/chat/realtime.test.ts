@@ -1,5 +1,5 @@
 import { QueryClient, type InfiniteData } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { dispatch, type RealtimeEvent, type Viewer } from "../../lib/realtime";
 import { chatKeys } from "./queryKeys";
 import { chatEventHandlers, mergeMessage, removeMessageFromPages, upsertMessageInPages } from "./realtime";
@@ -100,5 +100,25 @@ describe("chatEventHandlers", () => {
     apply(qc, { type: "chat.message.deleted", id: 10, roomId: 1, userId: 1 }, CUSTOMER);
     expect(items(1, false)).toEqual([]);
     expect(items(1, true)).toEqual([]);
+  });
+
+  it("a refetch under way when a message is deleted does not bring it back", async () => {
+    const qc = new QueryClient();
+    const key = chatKeys.messages(1, false);
+    const page = (items: ChatMessage[]): InfiniteData<MessagePage, unknown> => ({ pages: [{ items, nextCursor: null }], pageParams: [null] });
+    qc.setQueryData(key, page([message(10)]));
+    let answerOld: (data: InfiniteData<MessagePage, unknown>) => void = () => undefined;
+    const answers = [
+      new Promise<InfiniteData<MessagePage, unknown>>((resolve) => (answerOld = resolve)), // answered before the delete
+      Promise.resolve(page([])), // asked after it
+    ];
+    const fetches: Promise<unknown>[] = [];
+    fetches.push(qc.fetchQuery({ queryKey: key, queryFn: () => answers.shift()!, staleTime: 0 }).catch(() => undefined));
+    qc.getQueryCache().find({ queryKey: key })!.setOptions({ queryKey: key, queryFn: () => answers.shift()! });
+    apply(qc, { type: "chat.message.deleted", id: 10, roomId: 1, userId: 1 }, CUSTOMER);
+    answerOld(page([message(10)]));
+    await Promise.all(fetches);
+    await vi.waitFor(() => expect(qc.getQueryState(key)!.fetchStatus).toBe("idle"));
+    expect(qc.getQueryData<InfiniteData<MessagePage, unknown>>(key)!.pages[0]!.items).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query";
 import { insertAt } from "../../lib/pages";
-import type { EventHandlers, EventOf } from "../../lib/realtime";
+import { updateFromEvent, type EventHandlers, type EventOf } from "../../lib/realtime";
 import { chatKeys } from "./queryKeys";
 import type { ChatMessage, MessagePage } from "./types";
 
@@ -67,10 +67,8 @@ function mineOf(key: QueryKey): boolean {
 }
 
 function eachMessageQuery(queryClient: QueryClient, roomId: number, apply: (pages: MessagePage[], mine: boolean) => MessagePage[]) {
-  for (const query of queryClient.getQueryCache().findAll({ queryKey: chatKeys.room(roomId) })) {
-    const data = query.state.data as MessagePages | undefined;
-    if (!data) continue;
-    queryClient.setQueryData<MessagePages>(query.queryKey, { ...data, pages: apply(data.pages, mineOf(query.queryKey)) });
+  for (const { queryKey } of queryClient.getQueryCache().findAll({ queryKey: chatKeys.room(roomId) })) {
+    updateFromEvent<MessagePages>(queryClient, queryKey, (data) => ({ ...data, pages: apply(data.pages, mineOf(queryKey)) }));
   }
 }
 
