@@ -2,12 +2,13 @@
 educator's voice note and video link that a customer plays."""
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, expect
 
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, PHONE, login, new_context
 
@@ -34,6 +35,38 @@ def card_with(page: Page, text: str) -> Locator:
     card = page.get_by_role("article").filter(has_text=text)
     expect(card).to_be_visible()
     return card
+
+
+# Sums the page's layout shifts that no input caused (the browser's own measure of content jumping).
+LAYOUT_SHIFTS = """
+window.__layoutShift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+def test_a_market_page_appears_whole_so_nothing_moves_under_the_readers_eyes(browser: Browser, base_url: str) -> None:
+    ctx = new_context(browser, base_url, PHONE)
+    page = ctx.new_page()
+    try:
+        login(page, CUSTOMER)
+
+        # The desk's code arrives late, as on a slow phone network: the cards must not be drawn without it
+        # and then grow by its height, pushing the chart down.
+        def slow_desk(route: Route) -> None:
+            time.sleep(0.8)
+            route.continue_()
+
+        page.route(re.compile(r"/assets/DeskExtras-[^/]*\.js$"), slow_desk)
+        page.add_init_script(LAYOUT_SHIFTS)
+        page.goto("/customer/forex")
+        first_card = page.get_by_role("article").first
+        expect(first_card.get_by_role("button", name="Position size")).to_be_visible()
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.__layoutShift") < 0.01
+    finally:
+        ctx.close()
 
 
 def test_a_customer_sizes_copies_takes_and_closes_a_trade_at_phone_width(browser: Browser, base_url: str) -> None:

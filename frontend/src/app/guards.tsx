@@ -1,5 +1,5 @@
 import { RefreshCw } from "lucide-react";
-import { Suspense, lazy } from "react";
+import { lazy } from "react";
 import { Navigate, Outlet } from "react-router";
 import { errorMessage } from "../api/errors";
 import { Button } from "../components/Button";
@@ -7,7 +7,11 @@ import { FullPageSpinner } from "../components/Spinner";
 import { useCurrentUser, useCurrentUserIfSignedIn } from "../features/auth/useCurrentUser";
 import { WithIdeaExtras } from "./ideaExtras";
 
-/** The live stream and the push prompt load after the first screen of a signed-in page. */
+/**
+ * The live stream and the push prompt: a chunk of their own, fetched beside the page's. Not wrapped in a
+ * Suspense of its own, so the page and the push prompt appear in the same paint: a prompt arriving later
+ * would push the page down under the reader's eyes.
+ */
 const SignedIn = lazy(async () => ({ default: (await import("./SignedIn")).SignedIn }));
 
 function SessionError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
@@ -31,9 +35,7 @@ export function RequireAuth() {
   if (user.role === "admin") return <Navigate to="/admin" replace />; // admins use the admin area only
   return (
     <>
-      <Suspense fallback={null}>
-        <SignedIn user={user} />
-      </Suspense>
+      <SignedIn user={user} />
       <WithIdeaExtras>
         <Outlet />
       </WithIdeaExtras>

@@ -1,26 +1,44 @@
-import { Suspense, lazy, type ReactNode } from "react";
+import { Suspense, lazy, use, type ReactNode } from "react";
 import { IdeaExtrasProvider, type IdeaExtras } from "../components/IdeaExtras";
 import { useCurrentUser } from "../features/auth/useCurrentUser";
 
-/** The desk loads after the cards themselves: it is not part of any first screen's JavaScript. */
-const DeskExtras = lazy(async () => ({ default: (await import("../features/desk/DeskExtras")).DeskExtras }));
 const EducatorName = lazy(async () => ({ default: (await import("../features/profile/EducatorPopover")).EducatorPopover }));
 
-const customerExtras: IdeaExtras = {
-  desk: (idea) => (
-    <Suspense fallback={null}>
-      <DeskExtras idea={idea} />
-    </Suspense>
-  ),
-  educator: (educatorId, name) => (
-    <Suspense fallback={<span className="truncate font-semibold text-fg">{name}</span>}>
-      <EducatorName educatorId={educatorId} name={name} />
-    </Suspense>
-  ),
-};
+const NO_EXTRAS: IdeaExtras = {};
+
+let customerExtras: Promise<IdeaExtras> | undefined;
+
+/**
+ * The customer's card extras (the desk). Their code is not part of any first screen's download, but a
+ * customer's page waits for it: fetched beside the page's own chunk, so a card is drawn whole once, instead
+ * of growing by the desk's height a moment later and pushing the chart down under the reader's eyes.
+ */
+export function loadCustomerExtras(): Promise<IdeaExtras> {
+  customerExtras ??= import("../features/desk/DeskExtras").then(({ DeskExtras }) => ({
+    desk: (idea) => <DeskExtras idea={idea} />,
+    // The plain name fills exactly the popover trigger's place until its code arrives.
+    educator: (educatorId, name) => (
+      <Suspense fallback={<span className="truncate font-semibold text-fg">{name}</span>}>
+        <EducatorName educatorId={educatorId} name={name} />
+      </Suspense>
+    ),
+  }));
+  customerExtras.catch(() => {
+    customerExtras = undefined; // a failed download is tried again on the next render
+  });
+  return customerExtras;
+}
+
+function CustomerExtras({ children }: { children: ReactNode }) {
+  return <IdeaExtrasProvider value={use(loadCustomerExtras())}>{children}</IdeaExtrasProvider>;
+}
 
 /** Customers' idea cards get the desk, and educators' names on cards and in chat open their bios; educators' screens stay as they are. */
 export function WithIdeaExtras({ children }: { children: ReactNode }) {
   const { data: user } = useCurrentUser();
-  return <IdeaExtrasProvider value={user?.role === "customer" ? customerExtras : {}}>{children}</IdeaExtrasProvider>;
+  return user?.role === "customer" ? (
+    <CustomerExtras>{children}</CustomerExtras>
+  ) : (
+    <IdeaExtrasProvider value={NO_EXTRAS}>{children}</IdeaExtrasProvider>
+  );
 }

@@ -11,6 +11,7 @@ import { maybeSignedIn } from "../features/auth/signedInHint";
 import { activeIdeasQueryOptions } from "../features/ideas/useActiveIdeas";
 import type { QueryClient } from "@tanstack/react-query";
 import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator } from "./guards";
+import { loadCustomerExtras } from "./ideaExtras";
 import { DocumentTitle, RootLayout, type RouteHandle } from "./layouts";
 import { WithSession } from "./session";
 
@@ -195,6 +196,7 @@ export function preloadFirstScreen(client: QueryClient, pathname = window.locati
     void client.prefetchQuery(currentUserQueryOptions);
     void client.prefetchQuery(activeIdeasQueryOptions(market));
     void loadMarketDashboard().catch(() => undefined);
+    void loadCustomerExtras().catch(() => undefined);
   } else if (maybeSignedIn() && /^\/(customer|customer\/dashboard|category)\/?$/.test(pathname)) {
     void loadMarketChooser().catch(() => undefined);
   }

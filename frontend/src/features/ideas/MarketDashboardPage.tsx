@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { BellRing, LineChart } from "lucide-react";
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Carousel } from "../../components/Carousel";
 import { cn } from "../../components/cn";
 import { Disclaimer } from "../../components/Disclaimer";
@@ -73,9 +73,11 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
   useNotificationSettings(isCustomer);
   const ideas = useQuery({ ...activeIdeasQueryOptions(market), select: (page) => unseenFirst(page.items) });
   const list = useMemo(() => ideas.data ?? NO_IDEAS, [ideas.data]);
-  // The cards render after the rest of the page, in a transition that yields to the browser every few
-  // milliseconds: a query's answer otherwise renders them all in one task that blocks input.
-  const cards = useDeferredValue(list, NO_IDEAS);
+  // Ideas already loaded when the page opens (asked for at startup, or cached) render with the page, in
+  // its first paint. Ideas that arrive later render in a transition that yields to the browser every few
+  // milliseconds: rendering them all in one task would block input.
+  const [listAtMount] = useState(list);
+  const cards = useDeferredValue(list, listAtMount);
   const markViewed = useSeenBatcher();
   const loading = ideas.isPending || (list.length > 0 && cards.length === 0);
 
