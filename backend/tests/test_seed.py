@@ -1,6 +1,7 @@
 """The demo data shows every feature: charts on ideas, history everywhere, messages with an image and reactions."""
 
 import av
+import httpx
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
@@ -9,6 +10,8 @@ from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.ideas.models import IdeaImage, TradeIdea
 from tradeideas.ideas.seed import DEMO_VIDEO_URL, MEDIA_PAIR, SAMPLES
+from tradeideas.profiles.schemas import ProfileUpdate
+from tradeideas.seed import load_educators
 from tradeideas.settings import Settings
 
 
@@ -51,3 +54,15 @@ async def test_one_seeded_idea_has_three_charts_a_playable_voice_note_and_a_vide
     with av.open(str(voice), mode="r") as played:
         assert played.streams.audio[0].codec_context.name == "aac"
         assert played.duration is not None and played.duration / 1e6 > 3
+
+
+async def test_every_demo_educator_has_a_profile_a_customer_can_read(customer: httpx.AsyncClient) -> None:
+    educators = (await customer.get("/api/users/educators")).json()
+    assert len(educators) == 7
+    for educator in educators:
+        assert educator["bio"], educator["displayName"]
+    # The seeded values keep the rules of the profile form (options, lengths, 0-50 years).
+    for config in load_educators():
+        ProfileUpdate.model_validate(
+            {key: config[key] for key in ("bio", "specialty", "yearsExperience", "tradingStyle", "timezone")}
+        )

@@ -34,6 +34,11 @@ class EducatorConfig(TypedDict):
     lastName: str
     slug: str
     specialty: str
+    # The public profile a customer reads on the educator's page and in the popover on their name.
+    bio: str
+    yearsExperience: int
+    tradingStyle: str
+    timezone: str
 
 
 def load_educators() -> list[EducatorConfig]:
@@ -63,6 +68,10 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
                     last_name=edu["lastName"],
                     slug=edu["slug"],
                     specialty=edu["specialty"],
+                    bio=edu["bio"],
+                    years_experience=edu["yearsExperience"],
+                    trading_style=edu["tradingStyle"],
+                    timezone=edu["timezone"],
                 )
             )
     await db.flush()

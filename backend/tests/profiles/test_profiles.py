@@ -37,7 +37,9 @@ async def test_customer_profile(customer: httpx.AsyncClient) -> None:
 async def test_educator_profile_has_trading_profile(educator_a: httpx.AsyncClient) -> None:
     p = (await educator_a.get("/api/me/profile")).json()
     assert p["email"] == EDUCATOR_A and p["role"] == "educator" and p["specialty"] == "Forex Trading"
-    assert p["tradingProfile"] == {"yearsExperience": 0, "tradingStyle": None, "accountStatus": "Active"}
+    # The demo educator's profile as seeded (educators.json), so a first run shows what a profile holds.
+    assert p["tradingProfile"] == {"yearsExperience": 12, "tradingStyle": "Swing Trading", "accountStatus": "Active"}
+    assert p["bio"].startswith("Former bank FX dealer.") and p["timezone"] == "UTC+0"
     assert p["slug"] == "alex-morgan"
 
 
