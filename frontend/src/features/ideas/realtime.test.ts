@@ -1,5 +1,5 @@
 import { QueryClient, type InfiniteData } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { dispatch, type RealtimeEvent, type Viewer } from "../../lib/realtime";
 import { ideaKeys, notificationSettingsKey, unseenCountsKey } from "./queryKeys";
 import { ideaEventHandlers, ideaMatches, upsertIdeaInList, upsertIdeaInPages } from "./realtime";
@@ -189,6 +189,23 @@ describe("ideaEventHandlers", () => {
     const pages = qc.getQueryData<InfiniteData<IdeaPage, unknown>>(ideaKeys.pages(history))!;
     expect(ids(pages.pages[0]!.items)).toEqual([3]);
     expect(qc.getQueryData(unseenCountsKey)).toEqual({ forex: 0, crypto: 0, total: 0 });
+  });
+
+  it("a list refetch under way when an idea is deleted does not bring it back", async () => {
+    const qc = setup();
+    const key = ideaKeys.list(active);
+    let answerOld: (data: IdeaPage) => void = () => undefined;
+    const answers = [
+      new Promise<IdeaPage>((resolve) => (answerOld = resolve)), // answered before the delete
+      Promise.resolve(page([])), // asked after it
+    ];
+    const fetches = [qc.fetchQuery({ queryKey: key, queryFn: () => answers.shift()!, staleTime: 0 }).catch(() => undefined)];
+    qc.getQueryCache().find({ queryKey: key })!.setOptions({ queryKey: key, queryFn: () => answers.shift()! });
+    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD" }, CUSTOMER);
+    answerOld(page([idea(3, { isNew: false })]));
+    await Promise.all(fetches);
+    await vi.waitFor(() => expect(qc.getQueryState(key)!.fetchStatus).toBe("idle"));
+    expect(qc.getQueryData<IdeaPage>(key)!.items).toEqual([]);
   });
 
   it("idea.deleted removes it everywhere", () => {

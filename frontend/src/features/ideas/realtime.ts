@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { insertAt } from "../../lib/pages";
-import type { EventHandlers, EventOf, Viewer } from "../../lib/realtime";
+import { updateFromEvent, type EventHandlers, type EventOf, type Viewer } from "../../lib/realtime";
 import { ideaKeys, ideasKey, notificationSettingsKey, unseenCountsKey, type IdeaFilters } from "./queryKeys";
 import type { Idea, IdeaPage, NotificationSettings, UnseenCounts } from "./types";
 import type { InfiniteData } from "@tanstack/react-query";
@@ -88,18 +88,17 @@ function filtersOf(key: QueryKey): IdeaFilters {
 
 function eachIdeaQuery(queryClient: QueryClient, idea: Idea | null, ideaId: number) {
   for (const query of queryClient.getQueryCache().findAll({ queryKey: ideaKeys.lists })) {
-    const data = query.state.data as IdeaPage | undefined;
-    if (!data) continue;
     const filters = filtersOf(query.queryKey);
-    const next = idea ? upsertIdeaInList(data, filters, idea) : { ...data, items: data.items.filter((item) => item.id !== ideaId) };
-    queryClient.setQueryData(query.queryKey, next);
+    updateFromEvent<IdeaPage>(queryClient, query.queryKey, (data) =>
+      idea ? upsertIdeaInList(data, filters, idea) : { ...data, items: data.items.filter((item) => item.id !== ideaId) },
+    );
   }
   for (const query of queryClient.getQueryCache().findAll({ queryKey: ideaKeys.pagesAll })) {
-    const data = query.state.data as IdeaPages | undefined;
-    if (!data) continue;
     const filters = filtersOf(query.queryKey);
-    const pages = idea ? upsertIdeaInPages(data.pages, filters, idea) : removeIdeaFromPages(data.pages, ideaId);
-    queryClient.setQueryData<IdeaPages>(query.queryKey, { ...data, pages });
+    updateFromEvent<IdeaPages>(queryClient, query.queryKey, (data) => ({
+      ...data,
+      pages: idea ? upsertIdeaInPages(data.pages, filters, idea) : removeIdeaFromPages(data.pages, ideaId),
+    }));
   }
 }
 
@@ -117,8 +116,7 @@ function cachedNewTag(queryClient: QueryClient, ideaId: number): boolean | undef
 
 /** Adds `delta` to the customer's unseen count of `market` (no-op when the counts are not loaded). */
 function addUnseen(queryClient: QueryClient, market: Idea["market"], delta: number) {
-  queryClient.setQueryData<UnseenCounts>(unseenCountsKey, (counts) => {
-    if (!counts) return counts;
+  updateFromEvent<UnseenCounts>(queryClient, unseenCountsKey, (counts) => {
     const next = { ...counts, [market]: Math.max(0, counts[market] + delta) };
     return { ...next, total: next.forex + next.crypto };
   });
@@ -176,7 +174,9 @@ export const ideaEventHandlers: EventHandlers = {
   },
   "ideas.seen": (queryClient, event) => {
     // This customer marked ideas seen, or changed notification settings, in another tab or device.
-    queryClient.setQueryData<UnseenCounts>(unseenCountsKey, { forex: event.forex, crypto: event.crypto, total: event.total });
+    const counts = { forex: event.forex, crypto: event.crypto, total: event.total };
+    if (queryClient.getQueryData(unseenCountsKey) === undefined) queryClient.setQueryData<UnseenCounts>(unseenCountsKey, counts);
+    else updateFromEvent<UnseenCounts>(queryClient, unseenCountsKey, () => counts);
   },
   resync: (queryClient) => {
     // Away too long for a replay: reload what is on screen.
