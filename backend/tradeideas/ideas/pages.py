@@ -5,8 +5,40 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from tradeideas.db import Database
 from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
-from tradeideas.ideas.queries import Viewer, page_rows, pictures_by_idea, seen_marks, shown_idea
-from tradeideas.ideas.schemas import IdeaListQuery
+from tradeideas.ideas.queries import (
+    UNSEEN_COUNT_CAP,
+    Viewer,
+    page_rows,
+    pictures_by_idea,
+    seen_marks,
+    shown_idea,
+    unseen_counts,
+)
+from tradeideas.ideas.schemas import IdeaListQuery, UnseenCounts
+
+# A market's open ideas, newest first: the page a customer's market screen asks for, and what unseen counts
+# are counted from (it holds at least as many ideas as a count can reach).
+OPEN_IDEAS = {
+    market: IdeaListQuery(market=market, status="active", limit=UNSEEN_COUNT_CAP) for market in ("forex", "crypto")
+}
+
+
+def count_unseen(page: CachedPage, marks: SeenMarks, market: str) -> int | None:
+    """The customer's unseen open ideas in `market` (capped as in SQL) from the newest open ideas, or None when
+    unseen ideas may lie beyond the page: it is full and reaches back past the customer's watermark."""
+    count = 0
+    for idea in page.ideas:
+        if marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id):
+            count += 1
+            if count == UNSEEN_COUNT_CAP:
+                return count
+    if page.next_cursor is None or not (marks.notify_forex if market == "forex" else marks.notify_crypto):
+        return count
+    until = marks.forex_until if market == "forex" else marks.crypto_until
+    # Ideas beyond the page are no newer than its last: all seen if that one is at or before the watermark.
+    if until is not None and page.ideas and page.ideas[-1].created_at <= until:
+        return count
+    return None
 
 
 class IdeaPages:
@@ -42,6 +74,30 @@ class IdeaPages:
         body = orjson.dumps({"items": items, "nextCursor": page.next_cursor})
         cache.put_answer(filters, viewer.user_id, page, marks, body)
         return body
+
+    async def unseen_counts(self, user_id: int) -> UnseenCounts:
+        """The customer's unseen open ideas per market: from the pages of newest open ideas and the customer's
+        seen marks, cached for the market screens and kept exact by events, so a count is no database round
+        trip; counted in the database when those pages cannot settle it (or caching is off)."""
+        counted = await self._count_from_pages(user_id) if self._cache.usable() else None
+        if counted is not None:
+            return counted
+        async with self._database.sessionmaker() as session:
+            return await unseen_counts(session, user_id)
+
+    async def _count_from_pages(self, user_id: int) -> UnseenCounts | None:
+        viewer = Viewer(user_id=user_id, is_customer=True)
+        counts: dict[str, int] = {}
+        for market, filters in OPEN_IDEAS.items():
+            page = self._cache.page(filters)
+            marks = self._cache.seen(user_id)
+            if page is None or (marks is None and page.ideas):
+                page, marks = await self._read(filters, viewer, page, marks)
+            count = 0 if not page.ideas else count_unseen(page, marks, market) if marks is not None else None
+            if count is None:
+                return None
+            counts[market] = count
+        return UnseenCounts(forex=counts["forex"], crypto=counts["crypto"], total=counts["forex"] + counts["crypto"])
 
     async def _read(
         self, filters: IdeaListQuery, viewer: Viewer, page: CachedPage | None, marks: SeenMarks | None

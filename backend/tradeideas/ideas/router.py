@@ -96,9 +96,11 @@ async def list_trade_idea_revisions(idea_id: PathId, principal: AnyUser, db: DbS
 
 
 @router.get("/me/unseen-counts")
-async def unseen_counts(principal: CustomerOnly, db: DbSession) -> UnseenCounts:
+async def unseen_counts(
+    principal: CustomerOnly, pages: Annotated[service.IdeaPages, Depends(component(service.IdeaPages))]
+) -> UnseenCounts:
     """Unseen open ideas per market (0 where that market's notifications are off)."""
-    return await service.unseen_counts(db, principal.id)
+    return await pages.unseen_counts(principal.id)
 
 
 @router.get("/me/notification-settings")

@@ -18,7 +18,6 @@ from tradeideas.ideas.queries import (
     list_revisions,
     normalise_status,
     present_one,
-    unseen_counts,
     viewer_of,
 )
 
@@ -36,7 +35,6 @@ __all__ = [
     "present_one",
     "set_notification_settings",
     "set_status",
-    "unseen_counts",
     "update_idea",
     "viewer_of",
 ]
