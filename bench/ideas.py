@@ -28,6 +28,7 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 import httpx
@@ -350,7 +351,8 @@ def run_db(kind: str, sizes: list[int], args: argparse.Namespace) -> list[dict[s
             check = httpx.get(f"http://127.0.0.1:{port}{PATH}", headers={"Authorization": f"Bearer {tokens[0]}"})
             assert check.status_code == 200, check.text[:200]
             if PATH.startswith("/api/trade-ideas"):
-                assert len(check.json()["items"]) == 20, check.text[:200]
+                limit = int(parse_qs(urlsplit(PATH).query).get("limit", ["20"])[0])
+                assert len(check.json()["items"]) == limit, check.text[:200]
             else:
                 print(f"GET {PATH}: {check.text[:200]}", flush=True)
             if use_wrk:
