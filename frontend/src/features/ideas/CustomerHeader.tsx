@@ -26,7 +26,8 @@ export function CustomerHeader({
   isCustomer?: boolean;
   appName: string;
   market: Market;
-  unseen: number;
+  /** The unseen total, undefined while it loads. */
+  unseen: number | undefined;
   onLogout: () => void;
   loggingOut: boolean;
 }) {

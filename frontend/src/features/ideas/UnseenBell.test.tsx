@@ -12,4 +12,9 @@ describe("UnseenBell", () => {
     render(<UnseenBell count={201} />);
     expect(screen.getByRole("img", { name: "99+ new ideas in all markets" })).toHaveTextContent("99+");
   });
+
+  it("does not claim nothing is new while the counts load", () => {
+    render(<UnseenBell count={undefined} />);
+    expect(screen.getByRole("img", { name: "Counting new ideas in all markets" })).toHaveTextContent("");
+  });
 });
