@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from PIL import Image
 from sqlalchemy import delete, func, select
 
+from tests.factories import open_idea
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaView, TradeIdea
@@ -462,21 +463,7 @@ async def test_unseen_counts_stop_at_the_badge_cap(app: FastAPI, customer: httpx
     await customer.put("/api/me/notification-settings", json={"forex": True, "crypto": True})
     await customer.post("/api/trade-ideas/seen", json={"market": "crypto"})
     async with app.state.db.sessionmaker() as s, s.begin():
-        ideas = [
-            TradeIdea(
-                educator_id=1,
-                market_type="Crypto",
-                market="crypto",
-                order_type="BUY",
-                idea_type="Exchange",
-                pair=f"CAP{n}/USDT",
-                time_frame="1H",
-                entry1="1",
-                invalidation_level="0.5",
-                exit1="2",
-            )
-            for n in range(UNSEEN_COUNT_CAP + 5)
-        ]
+        ideas = [open_idea("crypto", pair=f"CAP{n}/USDT") for n in range(UNSEEN_COUNT_CAP + 5)]
         s.add_all(ideas)
     component_of(app, IdeaCache).clear()  # inserted behind the app's back: no event dropped its pages
     try:

@@ -8,6 +8,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import delete, insert
 
+from tests.factories import open_idea
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
 from tradeideas.core.deps import component_of
@@ -26,19 +27,7 @@ async def forex_ideas(app: FastAPI) -> AsyncIterator[list[TradeIdea]]:
     start = datetime.now(UTC) + timedelta(days=1)
     async with app.state.db.sessionmaker() as s, s.begin():
         ideas = [
-            TradeIdea(
-                educator_id=1 + n % 2,
-                market_type="Forex",
-                market="forex",
-                order_type="BUY",
-                idea_type="Leverage",
-                pair=f"UNS{n}/USD",
-                time_frame="1H",
-                entry1="1",
-                invalidation_level="0.5",
-                exit1="2",
-                created_at=start + timedelta(minutes=n),
-            )
+            open_idea(educator_id=1 + n % 2, pair=f"UNS{n}/USD", created_at=start + timedelta(minutes=n))
             for n in range(IDEAS)
         ]
         s.add_all(ideas)
