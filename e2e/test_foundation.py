@@ -4,9 +4,9 @@ import json
 import re
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from e2e.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, REPO, login
+from e2e.conftest import CUSTOMER, DEMO_PASSWORD, DESKTOP, EDUCATOR_A, REPO, login
 
 
 def test_customer_logs_in_and_lands_on_market_chooser(page: Page) -> None:
@@ -22,6 +22,23 @@ def test_customer_logs_in_and_lands_on_market_chooser(page: Page) -> None:
     expect(page.get_by_role("heading", name="Choose Your Market")).to_be_visible()
     expect(page.get_by_role("link", name=re.compile("Forex"))).to_be_visible()
     expect(page.get_by_role("link", name=re.compile("Crypto"))).to_be_visible()
+
+
+def test_a_screen_whose_code_cannot_be_fetched_offers_a_reload(browser: Browser, base_url: str) -> None:
+    # The service worker would answer from its cache; this is the case it cannot cover (a first visit offline,
+    # or files replaced by an update).
+    ctx = browser.new_context(base_url=base_url, viewport=DESKTOP, service_workers="block")  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        login(page, CUSTOMER)
+        page.route(re.compile(r"/assets/MarketDashboardPage-[^/]*\.js$"), lambda route: route.abort())
+        page.goto("/customer/forex")
+        expect(page.get_by_role("alert")).to_contain_text("This page could not be shown")
+        page.unroute(re.compile(r"/assets/MarketDashboardPage-[^/]*\.js$"))
+        page.get_by_role("button", name="Reload").click()
+        expect(page.get_by_role("heading", name="Forex Trade Ideas")).to_be_visible()
+    finally:
+        ctx.close()
 
 
 def test_session_token_never_reaches_local_storage(page: Page, context: BrowserContext) -> None:

@@ -1,5 +1,7 @@
 import { Suspense, lazy } from "react";
-import { Outlet } from "react-router";
+import { ErrorBoundary } from "react-error-boundary";
+import { Outlet, useLocation } from "react-router";
+import { PageError } from "../components/PageError";
 import { FullPageSpinner } from "../components/Spinner";
 import { useAppConfigValue } from "../features/auth/useAppConfig";
 import { ScrollToTop } from "./ScrollToTop";
@@ -21,6 +23,7 @@ export function DocumentTitle({ page }: { page: string | undefined }) {
 }
 
 export function RootLayout() {
+  const { pathname } = useLocation();
   return (
     <>
       <ScrollToTop />
@@ -28,9 +31,12 @@ export function RootLayout() {
       <Suspense fallback={null}>
         <OfflineBanner />
       </Suspense>
-      <Suspense fallback={<FullPageSpinner />}>
-        <Outlet />
-      </Suspense>
+      {/* A screen that fails (its code could not be fetched, say) shows how to recover instead of a blank page; going elsewhere tries again. */}
+      <ErrorBoundary FallbackComponent={PageError} resetKeys={[pathname]} onError={(error) => console.error("A screen failed to render", error)}>
+        <Suspense fallback={<FullPageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </ErrorBoundary>
       <Suspense fallback={null}>
         <InstallBanner />
       </Suspense>
