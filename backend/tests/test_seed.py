@@ -3,15 +3,18 @@
 import av
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from tradeideas.auth.models import Role, User
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
+from tradeideas.desk.models import JournalEntry
+from tradeideas.desk.seed import seed_sample_journal
+from tradeideas.desk.service import list_journal
 from tradeideas.ideas.models import IdeaImage, TradeIdea
 from tradeideas.ideas.seed import DEMO_VIDEO_URL, MEDIA_PAIR, SAMPLES
 from tradeideas.profiles.schemas import ProfileUpdate
-from tradeideas.seed import load_educators
+from tradeideas.seed import DEMO_CUSTOMER_EMAIL, load_educators
 from tradeideas.settings import Settings
 
 
@@ -66,3 +69,16 @@ async def test_every_demo_educator_has_a_profile_a_customer_can_read(customer: h
         ProfileUpdate.model_validate(
             {key: config[key] for key in ("bio", "specialty", "yearsExperience", "tradingStyle", "timezone")}
         )
+
+
+async def test_the_demo_customers_journal_has_a_win_a_loss_and_an_open_trade(app: FastAPI, settings: Settings) -> None:
+    async with app.state.db.sessionmaker() as s, s.begin() as transaction:
+        customer_id = (await s.execute(select(User.id).where(User.email == DEMO_CUSTOMER_EMAIL))).scalar_one()
+        await s.execute(delete(JournalEntry).where(JournalEntry.user_id == customer_id))
+        await seed_sample_journal(s, settings, [])
+        journal = await list_journal(s, customer_id)
+        await transaction.rollback()
+    results = sorted((e.status, e.r_multiple is not None and e.r_multiple > 0) for e in journal.entries)
+    assert results == [("closed", False), ("closed", True), ("open", False)]
+    assert all(e.note and e.idea_status for e in journal.entries)
+    assert journal.totals.closed == 2 and journal.totals.wins == 1

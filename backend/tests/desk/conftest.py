@@ -1,4 +1,5 @@
-"""Desk fixtures: a second customer, and no journal entries or risk settings left between tests."""
+"""Desk fixtures: a second customer, and every test starting with no journal entries or risk settings (the demo
+customer's seeded journal included)."""
 
 from collections.abc import AsyncIterator
 
@@ -13,12 +14,17 @@ from tradeideas.desk.models import JournalEntry, RiskSettings
 CUSTOMER_B = "desk.customer@example.com"
 
 
-@pytest.fixture(autouse=True)
-async def _clean_desk(app: FastAPI) -> AsyncIterator[None]:
-    yield
+async def _empty_desks(app: FastAPI) -> None:
     async with app.state.db.sessionmaker() as s, s.begin():
         await s.execute(delete(JournalEntry))
         await s.execute(delete(RiskSettings))
+
+
+@pytest.fixture(autouse=True)
+async def _clean_desk(app: FastAPI) -> AsyncIterator[None]:
+    await _empty_desks(app)
+    yield
+    await _empty_desks(app)
 
 
 @pytest.fixture

@@ -1,0 +1,50 @@
+"""The demo customer's journal: trades taken from sample ideas, two closed (a win and a loss) and one open,
+so a first run shows results in R and in the account currency beside each educator's outcome."""
+
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas.auth.models import Role, User
+from tradeideas.desk.models import JournalEntry
+from tradeideas.desk.schemas import JournalCreate, JournalUpdate
+from tradeideas.desk.service import level_number, take_idea, update_entry
+from tradeideas.ideas.models import IdeaStatus, TradeIdea
+from tradeideas.settings import Settings
+
+# (status of the sample idea taken, where the customer got out: "close" the educator's close price,
+# "invalidation" the stop, None still open, the customer's note)
+TAKEN: tuple[tuple[str, str | None, str], ...] = (
+    (IdeaStatus.SUCCESSFUL, "close", "Took it at the first entry; out where the educator closed."),
+    (IdeaStatus.UNSUCCESSFUL, "invalidation", "Stopped out. Risk was 1 % as planned."),
+    (IdeaStatus.ACTIVE, None, "Second entry still to fill if price dips."),
+)
+
+
+async def seed_sample_journal(db: AsyncSession, _settings: Settings, _educators: list[User]) -> None:
+    # On the first seed the demo customer is the only customer.
+    customer_id = (
+        await db.execute(select(User.id).where(User.role == Role.CUSTOMER).order_by(User.id).limit(1))
+    ).scalar_one()
+    for status, exit_at, note in TAKEN:
+        idea = (
+            await db.execute(
+                select(TradeIdea).where(TradeIdea.status == status).order_by(TradeIdea.created_at.desc()).limit(1)
+            )
+        ).scalar_one()
+        fill = level_number(idea.entry1)
+        assert fill is not None, "sample ideas have numeric levels"
+        taken = await take_idea(db, customer_id, JournalCreate(idea_id=idea.id, fill_price=fill, note=note))
+        if exit_at is not None:
+            exit_price = level_number(
+                (idea.close_price or idea.exit1) if exit_at == "close" else idea.invalidation_level
+            )
+            await update_entry(db, customer_id, taken.id, JournalUpdate(exit_price=exit_price))
+        # Taken shortly after the idea was published, and closed when the educator closed it.
+        entry = await db.get(JournalEntry, taken.id)
+        assert entry is not None
+        entry.created_at = idea.created_at + timedelta(minutes=12)
+        if entry.closed_at is not None and idea.closed_at is not None:
+            entry.closed_at = idea.closed_at
+    await db.flush()
