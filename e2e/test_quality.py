@@ -1,4 +1,5 @@
-"""Accessibility (axe-core) on every route at both widths in both themes, and the carousel's touch and keys."""
+"""Accessibility (axe-core) on every route at both widths in both themes, tap targets on phones, and the carousel's
+touch and keys."""
 
 import re
 from collections.abc import Iterator
@@ -88,6 +89,48 @@ def test_no_serious_accessibility_violations(
             if problems:
                 found[route] = problems
         assert found == {}
+    finally:
+        ctx.close()
+
+
+# Every visible control smaller than a finger (44 x 44 CSS px): buttons, links, fields, tabs, switches, menu items.
+# Links that are part of a sentence (display: inline) are excepted, as WCAG does, and so are visually hidden inputs
+# (a file input behind its styled label).
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+  'a[href], button, input, select, textarea, summary, [role=button], [role=tab], [role=switch], [role=menuitem]')]
+  .filter((el) => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const shown = box.width > 1 && box.height > 1 && style.visibility !== 'hidden' && !el.closest('[aria-hidden=true]');
+    return shown && style.display !== 'inline' && (box.width < 44 || box.height < 44);
+  })
+  .map((el) => {
+    const box = el.getBoundingClientRect();
+    const name = (el.getAttribute('aria-label') || el.textContent || el.getAttribute('name') || '').trim().slice(0, 40);
+    return `${el.tagName.toLowerCase()} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`;
+  })"""
+
+
+@pytest.mark.parametrize("who", ["anon", "customer", "educator"])
+def test_every_control_on_a_phone_is_a_finger_wide(browser: Browser, base_url: str, who: str) -> None:
+    ctx = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True, is_mobile=True)  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        routes = PUBLIC
+        if who == "customer":
+            login(page, CUSTOMER)
+            routes = CUSTOMER_ROUTES
+        elif who == "educator":
+            login(page, EDUCATOR_A, educator=True)
+            routes = EDUCATOR_ROUTES
+        small: dict[str, list[str]] = {}
+        for route in routes:
+            page.goto(route)
+            _settled(page)
+            found = page.evaluate(SMALL_TARGETS)
+            if found:
+                small[route] = found
+        assert small == {}
     finally:
         ctx.close()
 

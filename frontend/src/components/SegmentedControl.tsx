@@ -30,7 +30,7 @@ export function SegmentedControl<T extends string>({
               key={option.value}
               htmlFor={optionId}
               className={cn(
-                "relative flex h-10 cursor-pointer items-center justify-center rounded-lg text-sm font-semibold transition-colors",
+                "relative flex h-11 cursor-pointer sm:h-10 items-center justify-center rounded-lg text-sm font-semibold transition-colors",
                 "has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-emerald-400",
                 checked ? "bg-emerald-500 text-slate-950 shadow" : "text-muted hover:bg-card-hover hover:text-fg",
               )}

@@ -63,7 +63,7 @@ export function RoomTabs({ children }: { children: (room: ChatRoom) => ReactNode
             <Tabs.Trigger
               key={room.id}
               value={String(room.id)}
-              className="rounded-xl px-3 py-2.5 text-sm font-semibold text-muted transition-colors hover:text-fg data-[state=active]:bg-emerald-500 data-[state=active]:text-slate-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+              className="min-h-11 rounded-xl px-3 py-2.5 text-sm font-semibold sm:min-h-0 text-muted transition-colors hover:text-fg data-[state=active]:bg-emerald-500 data-[state=active]:text-slate-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
             >
               {room.name}
             </Tabs.Trigger>

@@ -102,7 +102,7 @@ export const IdeaCard = memo(function IdeaCard({
           <EducatorAvatar name={educatorName} image={idea.educatorImage} />
           <div className="min-w-0 flex-1">
             {idea.educatorSlug ? (
-              <Link to={`/customer/educators/${idea.educatorSlug}`} className="block truncate font-semibold text-fg hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
+              <Link to={`/customer/educators/${idea.educatorSlug}`} className="-my-2.5 block truncate py-2.5 font-semibold text-fg hover:underline sm:my-0 sm:py-0 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
                 {educatorName}
               </Link>
             ) : extras.educator ? (

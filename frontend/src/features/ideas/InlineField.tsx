@@ -46,7 +46,7 @@ export function InlineField({
     onBlur: () => void blur(),
     className: cn(
       "w-full rounded-lg border border-line bg-field px-2.5 text-sm text-fg placeholder:text-muted/60 focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30 disabled:opacity-60",
-      multiline ? "py-2" : "h-9 font-mono",
+      multiline ? "py-2" : "h-11 font-mono sm:h-9",
       strike && "line-through decoration-amber-500",
       saving && "animate-pulse",
     ),

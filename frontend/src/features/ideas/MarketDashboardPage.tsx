@@ -116,7 +116,7 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
           {config.channelUrl ? (
             <ExternalLink
               href={config.channelUrl}
-              className="inline-flex items-center gap-2 text-sm font-medium text-emerald-600 hover:underline dark:text-emerald-400"
+              className="inline-flex min-h-11 items-center gap-2 text-sm font-medium text-emerald-600 hover:underline sm:min-h-0 dark:text-emerald-400"
             >
               <BellRing className="h-4 w-4" aria-hidden="true" />
               Get new idea alerts on our messaging channel

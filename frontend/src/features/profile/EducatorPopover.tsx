@@ -13,7 +13,7 @@ export function EducatorPopover({ educatorId, name }: { educatorId: number; name
     <Popover.Root open={open} onOpenChange={setOpen}>
       <Popover.Trigger
         aria-label={`About ${name}`}
-        className="max-w-full truncate rounded text-left font-semibold text-fg underline decoration-dotted underline-offset-4 hover:text-emerald-600 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 dark:hover:text-emerald-400"
+        className="-my-2.5 max-w-full truncate rounded py-2.5 text-left font-semibold sm:my-0 sm:py-0 text-fg underline decoration-dotted underline-offset-4 hover:text-emerald-600 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 dark:hover:text-emerald-400"
       >
         {name}
       </Popover.Trigger>

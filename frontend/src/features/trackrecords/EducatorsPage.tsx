@@ -40,8 +40,11 @@ export function EducatorsPage() {
                     <header className="flex items-start gap-3">
                       <Avatar name={record.educator.name} src={record.educator.avatarUrl} size="sm" className="h-12 w-12" />
                       <div className="min-w-0 flex-1">
-                        <h2 className="truncate text-lg font-bold text-fg">
-                          <Link to={`/customer/educators/${record.educator.slug}`} className="hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
+                        <h2 className="text-lg font-bold text-fg">
+                          <Link
+                            to={`/customer/educators/${record.educator.slug}`}
+                            className="-my-2.5 block truncate py-2.5 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:my-0 sm:py-0"
+                          >
                             {record.educator.name}
                           </Link>
                         </h2>

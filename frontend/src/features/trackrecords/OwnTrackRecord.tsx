@@ -13,7 +13,7 @@ export function OwnTrackRecord({ educatorId }: { educatorId: number }) {
       <div className="flex items-center justify-between gap-3">
         <h2 className="text-lg font-bold text-fg">Your track record</h2>
         {mine.educator.slug ? (
-          <Link to={`/customer/educators/${mine.educator.slug}`} className="text-sm font-medium text-emerald-600 hover:underline dark:text-emerald-400">
+          <Link to={`/customer/educators/${mine.educator.slug}`} className="inline-flex min-h-11 items-center text-sm font-medium text-emerald-600 hover:underline sm:min-h-0 dark:text-emerald-400">
             Public page
           </Link>
         ) : null}
