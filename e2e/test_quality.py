@@ -2,7 +2,7 @@
 touch and keys."""
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -54,10 +54,33 @@ def _violations(page: Page) -> list[str]:
     ]
 
 
+def _routes_as(page: Page, who: str) -> list[str]:
+    """Signs `page` in as `who` (anon, customer or educator) and returns the routes that person can open."""
+    if who == "customer":
+        login(page, CUSTOMER)
+        return CUSTOMER_ROUTES
+    if who == "educator":
+        login(page, EDUCATOR_A, educator=True)
+        return EDUCATOR_ROUTES
+    return PUBLIC
+
+
 def _settled(page: Page) -> None:
     """Wait until the page shows its content (no loading spinners, the lazily loaded screen is in)."""
     expect(page.locator("h1").first).to_be_visible()
     expect(page.get_by_role("status").filter(has_text=re.compile("Loading"))).to_have_count(0)
+
+
+def _problems_on_each_route(page: Page, who: str, check: Callable[[Page], list[str]]) -> dict[str, list[str]]:
+    """Opens every route `who` can open and returns what `check` found on each (routes with none left out)."""
+    found: dict[str, list[str]] = {}
+    for route in _routes_as(page, who):
+        page.goto(route)
+        _settled(page)
+        problems = check(page)
+        if problems:
+            found[route] = problems
+    return found
 
 
 @pytest.fixture(params=["dark", "light"])
@@ -74,21 +97,7 @@ def test_no_serious_accessibility_violations(
     ctx = _axe_context(browser, base_url, viewport, theme)
     page = ctx.new_page()
     try:
-        routes = PUBLIC
-        if who == "customer":
-            login(page, CUSTOMER)
-            routes = CUSTOMER_ROUTES
-        elif who == "educator":
-            login(page, EDUCATOR_A, educator=True)
-            routes = EDUCATOR_ROUTES
-        found: dict[str, list[str]] = {}
-        for route in routes:
-            page.goto(route)
-            _settled(page)
-            problems = _violations(page)
-            if problems:
-                found[route] = problems
-        assert found == {}
+        assert _problems_on_each_route(page, who, _violations) == {}
     finally:
         ctx.close()
 
@@ -116,21 +125,7 @@ def test_every_control_on_a_phone_is_a_finger_wide(browser: Browser, base_url: s
     ctx = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True, is_mobile=True)  # type: ignore[arg-type]
     page = ctx.new_page()
     try:
-        routes = PUBLIC
-        if who == "customer":
-            login(page, CUSTOMER)
-            routes = CUSTOMER_ROUTES
-        elif who == "educator":
-            login(page, EDUCATOR_A, educator=True)
-            routes = EDUCATOR_ROUTES
-        small: dict[str, list[str]] = {}
-        for route in routes:
-            page.goto(route)
-            _settled(page)
-            found = page.evaluate(SMALL_TARGETS)
-            if found:
-                small[route] = found
-        assert small == {}
+        assert _problems_on_each_route(page, who, lambda shown: list(shown.evaluate(SMALL_TARGETS))) == {}
     finally:
         ctx.close()
 
