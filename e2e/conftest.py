@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -116,3 +117,27 @@ def login(page: Page, email: str, *, educator: bool = False, password: str = DEM
     page.get_by_role("button", name="Access Educator Portal" if educator else "Sign In").click()
     target = "/educator/dashboard" if educator else "/customer/dashboard"
     expect(page).to_have_url(re.compile(re.escape(target) + "$"))
+
+
+def publish_idea(
+    browser: Browser, base_url: str, *, edit: dict[str, Any] | None = None, **fields: Any
+) -> dict[str, Any]:
+    """Educator A publishes a Forex idea through the API (the form has its own journeys), then applies `edit`
+    to it if given (which marks it edited); returns the idea."""
+    ctx = browser.new_context(base_url=base_url)
+    try:
+        r = ctx.request.post(
+            "/api/auth/login", data={"email": EDUCATOR_A, "password": DEMO_PASSWORD, "selectedRole": "educator"}
+        )
+        assert r.ok, r.text()
+        body = {"marketType": "Forex", "orderType": "BUY", "ideaType": "Leverage", **fields}
+        r = ctx.request.post("/api/trade-ideas", data=body)
+        assert r.status == 201, r.text()
+        idea: dict[str, Any] = r.json()
+        if edit is not None:
+            r = ctx.request.patch(f"/api/trade-ideas/{idea['id']}", data=edit)
+            assert r.ok, r.text()
+            idea = r.json()
+        return idea
+    finally:
+        ctx.close()

@@ -5,30 +5,14 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, expect
 
-from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, PHONE, login, new_context
+from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, CUSTOMER, EDUCATOR_A, PHONE, login, new_context, publish_idea
 
 # Chromium's stand-in microphone (a beeping test signal) and no permission prompt.
 FAKE_MICROPHONE = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
-
-
-def publish_idea(browser: Browser, base_url: str, **fields: Any) -> None:
-    """An educator publishes an idea through the API (the form has its own journeys)."""
-    ctx = browser.new_context(base_url=base_url)
-    try:
-        r = ctx.request.post(
-            "/api/auth/login", data={"email": EDUCATOR_A, "password": DEMO_PASSWORD, "selectedRole": "educator"}
-        )
-        assert r.ok, r.text()
-        body = {"marketType": "Forex", "orderType": "BUY", "ideaType": "Leverage", **fields}
-        r = ctx.request.post("/api/trade-ideas", data=body)
-        assert r.status == 201, r.text()
-    finally:
-        ctx.close()
 
 
 def card_with(page: Page, text: str) -> Locator:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, REPO, login
+from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, REPO, login, publish_idea
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 PUBLIC = ["/login", "/zinrai-educators-1", "/terms", "/nope"]
@@ -122,6 +122,17 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
 
 @pytest.mark.parametrize("who", ["anon", "customer", "educator"])
 def test_every_control_on_a_phone_is_a_finger_wide(browser: Browser, base_url: str, who: str) -> None:
+    # An idea edited after publishing shows its "edited" marker, which opens the list of changes.
+    publish_idea(
+        browser,
+        base_url,
+        pair="EUR/USD",
+        timeFrame="TAP-1",
+        entry1="1.1000",
+        invalidationLevel="1.0950",
+        exit1="1.1100",
+        edit={"notes": "Moved the stop"},
+    )
     ctx = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True, is_mobile=True)  # type: ignore[arg-type]
     page = ctx.new_page()
     try:

@@ -43,7 +43,7 @@ export function RevisionsDialog({ ideaId, pair }: { ideaId: number; pair: string
       trigger={
         <button
           type="button"
-          className="inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs font-medium text-muted underline-offset-2 hover:text-fg hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+          className="-my-3 inline-flex items-center gap-1 rounded-md px-1.5 py-3.5 text-xs font-medium text-muted underline-offset-2 sm:my-0 sm:py-0.5 hover:text-fg hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
         >
           <History className="h-3.5 w-3.5" aria-hidden="true" />
           edited
