@@ -7,12 +7,21 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    APIRequestContext,
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_PASSWORD = "e2e-demo-password"
@@ -119,25 +128,32 @@ def login(page: Page, email: str, *, educator: bool = False, password: str = DEM
     expect(page).to_have_url(re.compile(re.escape(target) + "$"))
 
 
-def publish_idea(
-    browser: Browser, base_url: str, *, edit: dict[str, Any] | None = None, **fields: Any
-) -> dict[str, Any]:
-    """Educator A publishes a Forex idea through the API (the form has its own journeys), then applies `edit`
-    to it if given (which marks it edited); returns the idea."""
+@contextmanager
+def educator_api(browser: Browser, base_url: str) -> Iterator[APIRequestContext]:
+    """Requests made as educator A (signed in through the API), for a test's setup and clean-up."""
     ctx = browser.new_context(base_url=base_url)
     try:
         r = ctx.request.post(
             "/api/auth/login", data={"email": EDUCATOR_A, "password": DEMO_PASSWORD, "selectedRole": "educator"}
         )
         assert r.ok, r.text()
+        yield ctx.request
+    finally:
+        ctx.close()
+
+
+def publish_idea(
+    browser: Browser, base_url: str, *, edit: dict[str, Any] | None = None, **fields: Any
+) -> dict[str, Any]:
+    """Educator A publishes a Forex idea through the API (the form has its own journeys), then applies `edit`
+    to it if given (which marks it edited); returns the idea."""
+    with educator_api(browser, base_url) as api:
         body = {"marketType": "Forex", "orderType": "BUY", "ideaType": "Leverage", **fields}
-        r = ctx.request.post("/api/trade-ideas", data=body)
+        r = api.post("/api/trade-ideas", data=body)
         assert r.status == 201, r.text()
         idea: dict[str, Any] = r.json()
         if edit is not None:
-            r = ctx.request.patch(f"/api/trade-ideas/{idea['id']}", data=edit)
+            r = api.patch(f"/api/trade-ideas/{idea['id']}", data=edit)
             assert r.ok, r.text()
             idea = r.json()
         return idea
-    finally:
-        ctx.close()

@@ -3,11 +3,12 @@ touch and keys."""
 
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, REPO, login, publish_idea
+from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, REPO, educator_api, login, publish_idea
 
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 PUBLIC = ["/login", "/zinrai-educators-1", "/terms", "/nope"]
@@ -120,10 +121,11 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
   })"""
 
 
-@pytest.mark.parametrize("who", ["anon", "customer", "educator"])
-def test_every_control_on_a_phone_is_a_finger_wide(browser: Browser, base_url: str, who: str) -> None:
-    # An idea edited after publishing shows its "edited" marker, which opens the list of changes.
-    publish_idea(
+@pytest.fixture
+def edited_idea(browser: Browser, base_url: str) -> Iterator[dict[str, Any]]:
+    """An idea edited after publishing (it shows the "edited" marker), removed afterwards so that the other
+    tests see the lists as they were."""
+    idea = publish_idea(
         browser,
         base_url,
         pair="EUR/USD",
@@ -133,6 +135,14 @@ def test_every_control_on_a_phone_is_a_finger_wide(browser: Browser, base_url: s
         exit1="1.1100",
         edit={"notes": "Moved the stop"},
     )
+    yield idea
+    with educator_api(browser, base_url) as api:
+        assert api.delete(f"/api/trade-ideas/{idea['id']}").ok
+
+
+@pytest.mark.parametrize("who", ["anon", "customer", "educator"])
+@pytest.mark.usefixtures("edited_idea")
+def test_every_control_on_a_phone_is_a_finger_wide(browser: Browser, base_url: str, who: str) -> None:
     ctx = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True, is_mobile=True)  # type: ignore[arg-type]
     page = ctx.new_page()
     try:
