@@ -49,11 +49,18 @@ class SeenMarks:
     notify_crypto: bool = True
     muted_educators: frozenset[int] = frozenset()
 
+    def follows(self, market: str) -> bool:
+        """Whether the customer's notifications for `market` are on (only then is anything there NEW)."""
+        return self.notify_forex if market == "forex" else self.notify_crypto
+
+    def seen_until(self, market: str) -> datetime | None:
+        """The customer's watermark in `market`: ideas created at or before it count as seen."""
+        return self.forex_until if market == "forex" else self.crypto_until
+
     def is_new(self, idea_id: int, market: str, created_at: datetime, completed: bool, educator_id: int) -> bool:
-        forex = market == "forex"
-        if not (self.notify_forex if forex else self.notify_crypto) or educator_id in self.muted_educators:
+        if not self.follows(market) or educator_id in self.muted_educators:
             return False
-        until = self.forex_until if forex else self.crypto_until
+        until = self.seen_until(market)
         return not completed and idea_id not in self.idea_ids and (until is None or created_at > until)
 
 

@@ -32,9 +32,9 @@ def count_unseen(page: CachedPage, marks: SeenMarks, market: str) -> int | None:
             count += 1
             if count == UNSEEN_COUNT_CAP:
                 return count
-    if page.next_cursor is None or not (marks.notify_forex if market == "forex" else marks.notify_crypto):
+    if page.next_cursor is None or not marks.follows(market):
         return count
-    until = marks.forex_until if market == "forex" else marks.crypto_until
+    until = marks.seen_until(market)
     # Ideas beyond the page are no newer than its last: all seen if that one is at or before the watermark.
     if until is not None and page.ideas and page.ideas[-1].created_at <= until:
         return count
@@ -93,7 +93,11 @@ class IdeaPages:
             marks = self._cache.seen(user_id)
             if page is None or (marks is None and page.ideas):
                 page, marks = await self._read(filters, viewer, page, marks)
-            count = 0 if not page.ideas else count_unseen(page, marks, market) if marks is not None else None
+            if not page.ideas:
+                counts[market] = 0
+                continue
+            assert marks is not None, "read with any page that lists ideas"
+            count = count_unseen(page, marks, market)
             if count is None:
                 return None
             counts[market] = count

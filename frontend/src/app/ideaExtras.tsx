@@ -14,7 +14,8 @@ let customerExtras: Promise<IdeaExtras> | undefined;
  * of growing by the desk's height a moment later and pushing the chart down under the reader's eyes.
  */
 export function loadCustomerExtras(): Promise<IdeaExtras> {
-  customerExtras ??= import("../features/desk/DeskExtras").then(({ DeskExtras }) => ({
+  if (customerExtras !== undefined) return customerExtras;
+  customerExtras = import("../features/desk/DeskExtras").then(({ DeskExtras }) => ({
     desk: (idea) => <DeskExtras idea={idea} />,
     // The plain name fills exactly the popover trigger's place until its code arrives.
     educator: (educatorId, name) => (

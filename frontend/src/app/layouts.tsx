@@ -31,8 +31,8 @@ export function RootLayout() {
       <Suspense fallback={null}>
         <OfflineBanner />
       </Suspense>
-      {/* A screen that fails (its code could not be fetched, say) shows how to recover instead of a blank page; going elsewhere tries again. */}
-      <ErrorBoundary FallbackComponent={PageError} resetKeys={[pathname]} onError={(error) => console.error("A screen failed to render", error)}>
+      {/* A screen that fails (its code could not be fetched, say) shows how to recover instead of a blank page; going elsewhere tries again. React logs the error. */}
+      <ErrorBoundary FallbackComponent={PageError} resetKeys={[pathname]}>
         <Suspense fallback={<FullPageSpinner />}>
           <Outlet />
         </Suspense>
