@@ -151,6 +151,21 @@ def test_every_control_on_a_phone_is_a_finger_wide(browser: Browser, base_url: s
         ctx.close()
 
 
+def _wider_than_the_screen(page: Page) -> list[str]:
+    width = int(page.evaluate("document.documentElement.scrollWidth"))
+    return [f"{width} px wide"] if width > PHONE["width"] else []
+
+
+@pytest.mark.parametrize("who", ["anon", "customer", "educator"])
+def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, base_url: str, who: str) -> None:
+    ctx = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True, is_mobile=True)  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        assert _problems_on_each_route(page, who, _wider_than_the_screen) == {}
+    finally:
+        ctx.close()
+
+
 @pytest.fixture
 def phone(browser: Browser, base_url: str) -> Iterator[Page]:
     ctx = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True, is_mobile=True)  # type: ignore[arg-type]

@@ -139,7 +139,8 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
   return (
     <Card className="space-y-3 p-4">
       <article aria-label={`${e.pair} ${e.orderType} journal entry`} className="space-y-3">
-        <header className="flex items-start justify-between gap-2">
+        {/* The educator's badge moves under the pair when both do not fit (a closed trade's badge carries its R). */}
+        <header className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
             <h3 className="truncate text-lg font-bold text-fg">
               {e.pair} <span className="text-sm font-semibold text-muted">{e.orderType}</span>
