@@ -121,11 +121,11 @@ def test_a_customer_sizes_copies_takes_and_closes_a_trade_at_phone_width(browser
 
         closed_trades = page.get_by_role("region", name="Closed trades")
         closed = closed_trades.get_by_role("article", name="EUR/USD BUY journal entry")
-        expect(closed).to_contain_text("+2.00R · 200.00 USD")
+        expect(closed).to_contain_text("+2.00 R · 200.00 USD")
         expect(closed).to_contain_text("Educator: Active")
         totals = page.get_by_role("region", name="Totals")
         expect(totals).to_contain_text("100%")
-        expect(totals).to_contain_text("+2.00R")
+        expect(totals).to_contain_text("+2.00 R")
 
         with page.expect_download() as download_info:
             page.get_by_role("button", name="Download CSV").click()

@@ -209,8 +209,3 @@ export function formatUnits(units: number): string {
 export function formatPrice(value: number): string {
   return numberFormat(0, value >= 1000 ? 2 : value >= 1 ? 5 : 8).format(value);
 }
-
-/** "+2.00R" / "-1.00R". */
-export function formatR(r: number): string {
-  return `${r >= 0 ? "+" : "−"}${Math.abs(r).toFixed(2)}R`;
-}

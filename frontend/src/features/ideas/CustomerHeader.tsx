@@ -21,6 +21,7 @@ export function CustomerHeader({
   onLogout,
   loggingOut,
   unseen,
+  unseenFailed = false,
   isCustomer = true,
 }: {
   isCustomer?: boolean;
@@ -28,6 +29,8 @@ export function CustomerHeader({
   market: Market;
   /** The unseen total, undefined while it loads. */
   unseen: number | undefined;
+  /** The unseen counts could not be loaded. */
+  unseenFailed?: boolean;
   onLogout: () => void;
   loggingOut: boolean;
 }) {
@@ -66,7 +69,7 @@ export function CustomerHeader({
         <div className="flex items-center gap-2">
           {isCustomer ? (
             <>
-              <UnseenBell count={unseen} />
+              <UnseenBell count={unseen} failed={unseenFailed} />
               <NotificationSettingsDialog />
             </>
           ) : null}

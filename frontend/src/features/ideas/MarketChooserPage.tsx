@@ -62,7 +62,7 @@ export function MarketChooserPage({ user, config, onLogout, loggingOut }: Sessio
             <Logo name={config.appName} className="[&>span:last-child]:hidden sm:[&>span:last-child]:inline" />
           </Link>
           <div className="flex items-center gap-2">
-            {isCustomer ? <UnseenBell count={unseen.data?.total} /> : null}
+            {isCustomer ? <UnseenBell count={unseen.data?.total} failed={unseen.isError} /> : null}
             {isCustomer ? (
               <>
                 <Link to="/customer/journal" aria-label="Journal" title="Journal" className={buttonClasses("ghost", "icon")}>

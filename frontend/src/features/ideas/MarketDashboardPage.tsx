@@ -92,7 +92,7 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
 
   return (
     <div className="flex min-h-dvh flex-col bg-surface">
-      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} unseen={unseen.data?.total} isCustomer={isCustomer} />
+      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} unseen={unseen.data?.total} unseenFailed={unseen.isError} isCustomer={isCustomer} />
       {/* While the cards are on their way the page keeps a screen's height, so the footer does not jump down when they arrive. */}
       <main className={cn("mx-auto w-full max-w-6xl flex-1 px-4 py-8", loading && "min-h-dvh")}>
         <h1 className="text-2xl font-bold text-fg">{label} Trade Ideas</h1>

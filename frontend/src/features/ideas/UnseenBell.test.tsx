@@ -17,4 +17,9 @@ describe("UnseenBell", () => {
     render(<UnseenBell count={undefined} />);
     expect(screen.getByRole("img", { name: "Counting new ideas in all markets" })).toHaveTextContent("");
   });
+
+  it("says when the counts could not be loaded instead of counting forever", () => {
+    render(<UnseenBell count={undefined} failed />);
+    expect(screen.getByRole("img", { name: "New ideas could not be counted" })).toHaveTextContent("");
+  });
 });

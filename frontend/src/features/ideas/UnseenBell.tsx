@@ -3,12 +3,18 @@ import { cn } from "../../components/cn";
 
 /**
  * A bell with the number of unseen ideas across markets; its accessible name reads e.g. "3 new ideas in all markets".
- * `count` is undefined while the counts load: the bell says so rather than claiming there is nothing new.
+ * `count` is undefined while the counts load, or when they could not be loaded (`failed`): the bell says which,
+ * rather than claiming there is nothing new.
  */
-export function UnseenBell({ count, className }: { count: number | undefined; className?: string }) {
+export function UnseenBell({ count, failed = false, className }: { count: number | undefined; failed?: boolean; className?: string }) {
   // The server counts up to 100 (UNSEEN_COUNT_CAP), so beyond 99 only "99+" is known, in the name as on the badge.
   const shown = count === undefined ? "" : count > 99 ? "99+" : String(count);
-  const label = count === undefined ? "Counting new ideas in all markets" : `${count === 1 ? "1 new idea" : `${shown} new ideas`} in all markets`;
+  const label =
+    count !== undefined
+      ? `${count === 1 ? "1 new idea" : `${shown} new ideas`} in all markets`
+      : failed
+        ? "New ideas could not be counted"
+        : "Counting new ideas in all markets";
   return (
     <span
       role="img"
