@@ -55,12 +55,12 @@ check-api-types: install
 	cd $(FRONTEND) && npm run check:api
 
 lint: install
-	$(RUN) ruff check . ../e2e
-	$(RUN) ruff format --check . ../e2e
+	$(RUN) ruff check . ../e2e ../bench
+	$(RUN) ruff format --check . ../e2e ../bench
 	cd $(FRONTEND) && npm run lint
 
 typecheck: install
-	$(RUN) mypy tradeideas tests ../e2e
+	$(RUN) mypy tradeideas tests ../e2e ../bench
 	cd $(FRONTEND) && npm run typecheck
 
 test-api-sqlite: install

@@ -58,7 +58,9 @@ async def cut_listeners(dsn: str, database: str, seconds: float, health_url: str
     return {"terminated": killed, "health_events_seen": sorted(states)}
 
 
-async def phase_with_cut(port: int, tokens: list[str], args: argparse.Namespace, dsn: str, database: str) -> tuple:
+async def phase_with_cut(
+    port: int, tokens: list[str], args: argparse.Namespace, dsn: str, database: str
+) -> tuple[dict[str, float], dict[str, object]]:
     load = asyncio.create_task(base.load(port, tokens, args.concurrency, args.cut, 0))
     cut = await cut_listeners(dsn, database, args.cut, f"http://127.0.0.1:{port}/api/health")
     return await load, cut

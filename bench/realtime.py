@@ -41,7 +41,7 @@ sys.path.insert(0, str(BACKEND))
 
 ADMIN_URL = os.environ.get("BENCH_POSTGRES_ADMIN", "postgresql://postgres@127.0.0.1:5432/test")
 BENCH_DB = "tradeideas_bench"
-PASSWORD = "bench-password-1"  # noqa: S105 - demo accounts of a throwaway benchmark database
+PASSWORD = "bench-password-1"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -195,7 +195,7 @@ class Server:
     def start(self) -> None:
         args = ["-m", "uvicorn", "tradeideas.app:create_app", "--factory", "--host", "127.0.0.1"]
         args += ["--port", str(self.port), "--log-level", "warning", "--no-access-log", "--backlog", "4096"]
-        self.proc = subprocess.Popen([sys.executable, *args], env=self.env, cwd=BACKEND)  # noqa: S603 - fixed argv
+        self.proc = subprocess.Popen([sys.executable, *args], env=self.env, cwd=BACKEND)
 
     @property
     def pid(self) -> int:
@@ -365,7 +365,7 @@ def fake_push_service(port: int, counter: Any, ready: Any, private_pem: bytes, a
         import uvloop
 
         uvloop.install()
-    import http_ece
+    import http_ece  # type: ignore[import-untyped]
     from cryptography.hazmat.primitives import serialization
 
     key = serialization.load_pem_private_key(private_pem, password=None)

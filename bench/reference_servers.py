@@ -45,8 +45,8 @@ FROM trade_ideas i JOIN users u ON u.id = i.educator_id
 WHERE i.market = $1 AND i.completed = false
 ORDER BY i.created_at DESC, i.id DESC LIMIT $2
 """
-SESSION_SQL = """SELECT s.id, s.expires_at, s.refreshed_at, u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
-WHERE s.token_hash = $1 AND u.disabled = false"""
+SESSION_SQL = """SELECT s.id, s.expires_at, s.refreshed_at, u.id, u.role
+FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND u.disabled = false"""
 IMAGES_SQL = """SELECT ii.idea_id, m.id, m.file_name FROM idea_images ii JOIN media_files m ON m.id = ii.media_id
 WHERE ii.idea_id = ANY($1::int[]) ORDER BY ii.idea_id, ii.position"""
 STATE_SQL = "SELECT * FROM customer_idea_state WHERE user_id = $1"

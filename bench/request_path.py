@@ -31,10 +31,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import ideas as base  # noqa: E402
+import ideas as base
 
-from tradeideas.cli import migrate  # noqa: E402
-from tradeideas.settings import Settings  # noqa: E402
+from tradeideas.cli import migrate
+from tradeideas.settings import Settings
 
 PATH = "/api/trade-ideas?market=forex&status=active&limit=100"
 BENCH = Path(__file__).resolve().parent

@@ -20,6 +20,7 @@ What it does (loopback only):
 
 import argparse
 import asyncio
+import functools
 import hashlib
 import json
 import multiprocessing as mp
@@ -126,7 +127,7 @@ def sse_clients(tokens: list[str], port: int, pipe: Connection) -> None:
             ).encode()
             waiter: asyncio.Future[bool] = loop.create_future()
             transport, _ = await loop.create_connection(
-                lambda r=request, w=waiter: realtime.SSEProtocol(r, received, w), "127.0.0.1", port
+                functools.partial(realtime.SSEProtocol, request, received, waiter), "127.0.0.1", port
             )
             transports.append(transport)
             connected += await asyncio.wait_for(waiter, 60)
@@ -171,7 +172,7 @@ async def main() -> None:
     from playwright.async_api import async_playwright
 
     sys.path.insert(0, str(BACKEND.parent))
-    from e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+    from e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # type: ignore[import-not-found,unused-ignore]  # found through sys.path
 
     await realtime.admin(f"DROP DATABASE IF EXISTS {STORM_DB} WITH (FORCE)")
     await realtime.admin(f"CREATE DATABASE {STORM_DB}")
@@ -191,7 +192,7 @@ async def main() -> None:
         "--port", str(port), "--log-level", "info", "--access-log", "--backlog", "4096",
     ]  # fmt: skip
     with log_path.open("wb") as log:
-        server = subprocess.Popen(server_cmd, env=env, cwd=BACKEND, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603, ASYNC220
+        server = subprocess.Popen(server_cmd, env=env, cwd=BACKEND, stdout=log, stderr=subprocess.STDOUT)  # noqa: ASYNC220
     base = f"http://127.0.0.1:{port}"
     results: dict[str, Any] = {
         "date": time.strftime("%Y-%m-%d %H:%M"),

@@ -30,13 +30,13 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/bench_trackrecords")
 
-import ideas as common  # noqa: E402  (bench/ideas.py: server start, reset, seed)
+import ideas as common
 
-from tradeideas.cli import migrate  # noqa: E402
-from tradeideas.db import Database  # noqa: E402
-from tradeideas.ideas.outcomes import Levels, r_multiple  # noqa: E402
-from tradeideas.settings import Settings  # noqa: E402
-from tradeideas.trackrecords.service import rebuild  # noqa: E402
+from tradeideas.cli import migrate
+from tradeideas.db import Database
+from tradeideas.ideas.outcomes import Levels, r_multiple
+from tradeideas.settings import Settings
+from tradeideas.trackrecords.service import rebuild
 
 PG_URL = os.environ["BENCH_POSTGRES_URL"]
 PASSWORD = common.PASSWORD
@@ -134,7 +134,7 @@ async def completer(port: int, tokens: dict[int, str], every: float, stop_at: fl
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
         ids: list[int] = []
         for educator_id, token in tokens.items():
-            query = {"educatorId": educator_id, "status": "active", "limit": 100}
+            query: dict[str, str | int] = {"educatorId": educator_id, "status": "active", "limit": 100}
             page = await client.get("/api/trade-ideas", params=query, headers={"Authorization": f"Bearer {token}"})
             ids += [i["id"] for i in page.json()["items"] if i["educatorId"] == educator_id]
         rng = random.Random(1)
