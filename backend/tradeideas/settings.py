@@ -3,8 +3,9 @@
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -23,6 +24,10 @@ class Settings(BaseSettings):
     database_url: str | None = None
     demo_password: str = "TradeIdeas2026!"  # noqa: S105 - documented demo-only default
     app_name: str = "Trade Ideas"
+    # The address people open the app at (e.g. https://ideas.example.com). Invitation and reset links start
+    # with it; unset, they start with the address the admin's request came to, which behind a proxy may be
+    # an internal one.
+    public_url: str | None = None
     channel_url: str = "https://t.me/tradeideas_signals"
     static_dir: Path = REPO_ROOT / "frontend" / "dist"
     # Sessions: 30 days, slid forward at most once a day (spec §9).
@@ -81,6 +86,16 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_chat_id: str | None = None
     telegram_api_base: str = "https://api.telegram.org"
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url_is_a_web_address(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError("PUBLIC_URL must be an http(s) address such as https://ideas.example.com")
+        return value.rstrip("/")
 
     @property
     def resolved_database_url(self) -> str:

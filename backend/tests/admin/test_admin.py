@@ -5,7 +5,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
+from pydantic import ValidationError
 from sqlalchemy import func, select, update
 
 from tests.conftest import ADMIN, CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, make_client
@@ -15,6 +17,7 @@ from tests.realtime.conftest import live as live  # the fixture
 from tradeideas.admin.models import AccountToken
 from tradeideas.auth.models import User
 from tradeideas.db import utcnow
+from tradeideas.settings import Settings
 
 
 def _email(prefix: str = "member") -> str:
@@ -235,6 +238,26 @@ async def test_sign_out_everywhere_ends_every_session(app: FastAPI, admin: httpx
     finally:
         await first.aclose()
         await second.aclose()
+
+
+async def test_links_start_with_the_public_address_when_one_is_set(
+    app: FastAPI, admin: httpx.AsyncClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Behind a proxy the request reaches the app at an internal address; people must get the public one.
+    monkeypatch.setattr(settings, "public_url", "https://ideas.example.com")
+    invite = await _invite(admin, _email("proxied"))
+    assert invite["inviteUrl"].startswith("https://ideas.example.com/invite/")
+    _, member_id, member = await _member(app)
+    await member.aclose()
+    reset = (await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()
+    assert reset["resetUrl"].startswith("https://ideas.example.com/reset/")
+
+
+def test_public_url_must_be_a_web_address() -> None:
+    assert Settings(public_url="https://ideas.example.com/").public_url == "https://ideas.example.com"
+    assert Settings(public_url="").public_url is None
+    with pytest.raises(ValidationError, match="PUBLIC_URL must be an http"):
+        Settings(public_url="ideas.example.com")
 
 
 async def test_password_reset_link_sets_password_once_and_ends_other_sessions(

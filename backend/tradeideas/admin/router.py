@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from tradeideas.admin import service
 from tradeideas.admin.models import TokenKind
@@ -35,8 +35,12 @@ links_router = APIRouter(prefix="/api", tags=["admin"], dependencies=[Public])
 Page = Annotated[int, Query(ge=1, le=100_000)]
 
 
-def _base_url(request: Request) -> str:
-    return str(request.base_url)
+def link_base(request: Request, settings: AppSettings) -> str:
+    """Where one-use links point: PUBLIC_URL when set, else the address the admin's request came to."""
+    return settings.public_url or str(request.base_url)
+
+
+LinkBase = Annotated[str, Depends(link_base)]
 
 
 @router.get("/members")
@@ -53,17 +57,17 @@ async def list_members(
 
 
 @router.post("/invites", status_code=201, responses={409: {}})
-async def invite_customer(body: InviteIn, principal: AdminOnly, db: DbSession, request: Request) -> InviteOut:
+async def invite_customer(body: InviteIn, principal: AdminOnly, db: DbSession, links: LinkBase) -> InviteOut:
     """Invite a customer: returns a one-use link, valid 7 days, for the admin to send."""
-    return await service.invite(db, principal.user, body, _base_url(request))
+    return await service.invite(db, principal.user, body, links)
 
 
 @router.post("/invites/bulk", status_code=201, responses={422: {"model": BulkInviteRejected}})
 async def invite_customers_bulk(
-    body: BulkInviteIn, principal: AdminOnly, db: DbSession, request: Request
+    body: BulkInviteIn, principal: AdminOnly, db: DbSession, links: LinkBase
 ) -> BulkInviteOut:
     """Invite many customers from CSV lines: one link per row, or every row's error and nothing created."""
-    return await service.bulk_invite(db, principal.user, body.csv, _base_url(request))
+    return await service.bulk_invite(db, principal.user, body.csv, links)
 
 
 @router.post("/members/{member_id:int}/disable", responses={404: {}})
@@ -79,10 +83,10 @@ async def enable_member(member_id: PathId, principal: AdminOnly, db: DbSession) 
 
 
 @router.post("/members/{member_id:int}/password-reset", status_code=201, responses={404: {}})
-async def reset_member_password(member_id: PathId, principal: AdminOnly, db: DbSession, request: Request) -> ResetOut:
+async def reset_member_password(member_id: PathId, principal: AdminOnly, db: DbSession, links: LinkBase) -> ResetOut:
     """Create a one-use password reset link for a member, valid 24 hours."""
     member = await service.get_member(db, member_id)
-    return await service.issue_reset(db, principal.user, member, _base_url(request))
+    return await service.issue_reset(db, principal.user, member, links)
 
 
 @router.post("/members/{member_id:int}/sign-out", responses={404: {}})
