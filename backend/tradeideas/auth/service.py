@@ -234,11 +234,12 @@ async def get_user_by_email(db: AsyncSession, email: str) -> User:
 async def add_user(db: AsyncSession, *, email: str, password: str, role: Role, first_name: str, last_name: str) -> User:
     email = email.strip().lower()
     validate_new_password(password)
+    # Hashed before the first read: on SQLite a transaction that has read cannot write once another connection
+    # (the running server) has committed in between, and hashing takes long enough for that to happen.
+    password_hash = await hash_password(password)
     if (await db.execute(select(User.id).where(User.email == email))).first():
         raise Invalid(f"A user with e-mail {email} already exists")
-    user = User(
-        email=email, password_hash=await hash_password(password), role=role, first_name=first_name, last_name=last_name
-    )
+    user = User(email=email, password_hash=password_hash, role=role, first_name=first_name, last_name=last_name)
     db.add(user)
     await db.flush()
     return user
