@@ -119,10 +119,10 @@ async def test_restore_refuses_a_database_in_use_or_holding_data_without_force(
 async def test_the_commands_on_sqlite(app: FastAPI, settings: Settings, tmp_path: Path) -> None:
     if not settings.is_sqlite:
         pytest.skip("SQLite commands")
-    made = await asyncio.to_thread(_cli, settings, "backup", str(tmp_path / "cli-copy"))
+    made = await _cli(settings, "backup", str(tmp_path / "cli-copy"))
     assert made.returncode == 0, made.stderr
     assert "Backed up the sqlite database to" in made.stdout and "media files" in made.stdout
-    refused = await asyncio.to_thread(_cli, settings, "restore", str(tmp_path / "cli-copy"))
+    refused = await _cli(settings, "restore", str(tmp_path / "cli-copy"))
     assert refused.returncode == 1
     assert f"A server is running on {settings.data_dir}" in refused.stderr  # the test server holds it
 
@@ -132,7 +132,7 @@ async def test_postgres_backup_uses_pg_dump_and_restore_prints_or_runs_psql(
 ) -> None:
     if settings.is_sqlite:
         pytest.skip("PostgreSQL backup")
-    made = await asyncio.to_thread(_cli, settings, "backup", str(tmp_path / "pg-copy"))
+    made = await _cli(settings, "backup", str(tmp_path / "pg-copy"))
     assert made.returncode == 0, made.stderr
     dump = (tmp_path / "pg-copy" / "database.sql").read_text()
     assert "CREATE TABLE public.trade_ideas" in dump

@@ -17,7 +17,7 @@ from tradeideas.auth.models import User
 from tradeideas.settings import Settings
 
 
-def _cli(settings: Settings, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _run_cli(settings: Settings, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": settings.resolved_database_url, "DATA_DIR": str(settings.data_dir)}
     return subprocess.run(
         [sys.executable, "-m", "tradeideas.cli", *args],
@@ -28,6 +28,13 @@ def _cli(settings: Settings, *args: str, stdin: str = "") -> subprocess.Complete
         timeout=60,
         check=False,
     )
+
+
+async def _cli(settings: Settings, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The command, run beside the app under test: its event loop keeps going meanwhile, so a transaction it
+    has open (the app still reacting to the previous command) commits instead of holding SQLite's write lock
+    for the whole command."""
+    return await asyncio.to_thread(_run_cli, settings, *args, stdin=stdin)
 
 
 async def _login(app: FastAPI, email: str, password: str) -> httpx.Response:
@@ -47,7 +54,7 @@ async def _ends_soon(live: httpx.AsyncClient, settings: Settings) -> bool:
 
 
 async def test_add_user_set_password_and_disable(app: FastAPI, settings: Settings) -> None:
-    r = _cli(
+    r = await _cli(
         settings,
         "add-user",
         "--email",
@@ -62,34 +69,31 @@ async def test_add_user_set_password_and_disable(app: FastAPI, settings: Setting
     assert r.returncode == 0, r.stderr
     assert (await _login(app, "new.person@example.com", "first-pass-1")).status_code == 200
 
-    dup = _cli(settings, "add-user", "--email", "new.person@example.com", "--password", "whatever-1")
+    dup = await _cli(settings, "add-user", "--email", "new.person@example.com", "--password", "whatever-1")
     assert dup.returncode == 1 and "already exists" in dup.stderr
 
-    short = _cli(settings, "set-password", "--email", "new.person@example.com", "--password", "short")
+    short = await _cli(settings, "set-password", "--email", "new.person@example.com", "--password", "short")
     assert short.returncode == 1 and "at least 8" in short.stderr
 
     async with make_client(app) as live:
         await live.post("/api/auth/login", json={"email": "new.person@example.com", "password": "first-pass-1"})
         assert (await live.get("/api/auth/user")).status_code == 200
         assert (
-            _cli(
-                settings, "set-password", "--email", "new.person@example.com", "--password", "second-pass-2"
-            ).returncode
-            == 0
-        )
+            await _cli(settings, "set-password", "--email", "new.person@example.com", "--password", "second-pass-2")
+        ).returncode == 0
         assert await _ends_soon(live, settings)  # sessions ended
     assert (await _login(app, "new.person@example.com", "first-pass-1")).status_code == 401
     assert (await _login(app, "new.person@example.com", "second-pass-2")).status_code == 200
 
     async with make_client(app) as live:
         await live.post("/api/auth/login", json={"email": "new.person@example.com", "password": "second-pass-2"})
-        assert _cli(settings, "disable-user", "--email", "new.person@example.com").returncode == 0
+        assert (await _cli(settings, "disable-user", "--email", "new.person@example.com")).returncode == 0
         assert await _ends_soon(live, settings)
     assert (await _login(app, "new.person@example.com", "second-pass-2")).status_code == 401
 
 
 async def test_reset_data_asks_for_confirmation(app: FastAPI, settings: Settings) -> None:
-    r = _cli(settings, "reset-data", stdin="no\n")
+    r = await _cli(settings, "reset-data", stdin="no\n")
     assert r.returncode == 0 and "Aborted" in r.stdout
     async with app.state.db.sessionmaker() as s:
         assert (await s.execute(select(func.count()).select_from(User))).scalar_one() >= 9
@@ -98,18 +102,18 @@ async def test_reset_data_asks_for_confirmation(app: FastAPI, settings: Settings
 def test_reset_data_with_confirmation_empties_a_database(tmp_path: Path) -> None:
     data = tmp_path
     scratch = Settings(data_dir=data, database_url=f"sqlite+aiosqlite:///{data / 'scratch.db'}")
-    assert _cli(scratch, "migrate").returncode == 0
-    assert _cli(scratch, "seed").returncode == 0
+    assert _run_cli(scratch, "migrate").returncode == 0
+    assert _run_cli(scratch, "seed").returncode == 0
     (scratch.media_dir).mkdir(parents=True, exist_ok=True)
     (scratch.media_dir / "x.jpg").write_bytes(b"x")
-    r = _cli(scratch, "reset-data", stdin="RESET\n")
+    r = _run_cli(scratch, "reset-data", stdin="RESET\n")
     assert r.returncode == 0 and "All data deleted" in r.stdout
     with sqlite3.connect(data / "scratch.db") as conn:
         assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM chat_rooms").fetchone()[0] == 0
     assert not scratch.media_dir.exists()
     # Seeding again brings the demo accounts back.
-    assert _cli(scratch, "seed").returncode == 0
+    assert _run_cli(scratch, "seed").returncode == 0
     with sqlite3.connect(data / "scratch.db") as conn:
         assert (
             conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 9
@@ -128,7 +132,7 @@ def test_ready_banner_names_the_address_and_every_demo_login(settings: Settings)
 
 
 async def test_add_admin_reads_the_password_from_stdin(app: FastAPI, settings: Settings) -> None:
-    r = _cli(
+    r = await _cli(
         settings,
         "add-user",
         "--email",
@@ -144,5 +148,7 @@ async def test_add_admin_reads_the_password_from_stdin(app: FastAPI, settings: S
         r2 = await c.post("/api/auth/login", json=login)
         assert r2.status_code == 200 and r2.json()["user"]["role"] == "admin"
         assert (await c.post("/api/auth/login", json={**login, "selectedRole": "customer"})).status_code == 403
-    weak = _cli(settings, "add-user", "--email", "ops2@example.com", "--role", "admin", "--password-stdin", stdin="x\n")
+    weak = await _cli(
+        settings, "add-user", "--email", "ops2@example.com", "--role", "admin", "--password-stdin", stdin="x\n"
+    )
     assert weak.returncode == 1 and "at least 8" in weak.stderr
