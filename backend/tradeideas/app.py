@@ -4,10 +4,14 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi._body_limit import AppBodyLimitMiddleware
 from fastapi.routing import APIRoute
+from fastapi.telemetry._asgi import ExceptionTelemetryMiddleware
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.types import ASGIApp
 
 from tradeideas.admin import service as admin_service
@@ -81,10 +85,26 @@ def _operation_id(route: APIRoute) -> str:
 class TradeIdeasApp(FastAPI):
     """FastAPI with `ObserveRequests` outside all of Starlette's layers, the error handler's included (middleware
     added with `add_middleware` sits inside it), so even an unexpected error's answer and log line carry the
-    request's id and are counted."""
+    request's id and are counted.
+
+    FastAPI's built-in OpenTelemetry hooks are off (they look for providers on every request; this app exports
+    none), and two of its layers are left out because this app does not use them: telemetry's exception
+    reporting and the framework's request-size limit (none is set: `SecurityMiddleware` enforces ours). Every
+    layer is a frame each request passes through, and one that each open event stream keeps while it lasts."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(telemetry={"tracing": False, "metrics": False, "logs": False}, **kwargs)
 
     def build_middleware_stack(self) -> ASGIApp:
-        return ObserveRequests(super().build_middleware_stack(), access_log=logging.getLogger(ACCESS_LOGGER))
+        stack = super().build_middleware_stack()
+        if isinstance(stack, ServerErrorMiddleware):
+            inner = stack.app
+            if isinstance(inner, ExceptionTelemetryMiddleware):
+                inner = inner.app
+            if isinstance(inner, AppBodyLimitMiddleware) and self.max_body_size is None:
+                inner = inner.app
+            stack.app = inner
+        return ObserveRequests(stack, access_log=logging.getLogger(ACCESS_LOGGER))
 
 
 def subscribe(
@@ -194,8 +214,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1.0.0",
         description="API of the educational trade-ideas platform for forex and crypto.",
         lifespan=lifespan,
-        # FastAPI's built-in OpenTelemetry hooks check for providers on every request; this app exports none.
-        telemetry={"tracing": False, "metrics": False, "logs": False},
         generate_unique_id_function=_operation_id,
         responses={422: {"model": ErrorResponse}, "4XX": {"model": ErrorResponse}},
         docs_url="/api/docs",

@@ -126,6 +126,24 @@ async def test_session_slides_forward_once_a_day(app: FastAPI, anon: httpx.Async
     assert session.expires_at > utcnow() + timedelta(days=29)
 
 
+async def test_session_slides_forward_on_the_idea_list_too(app: FastAPI, anon: httpx.AsyncClient) -> None:
+    """The market page's list answers with bytes from memory through a direct handler (`core.routing`); the renewed
+    cookie that the permission dependency sets must still reach the browser."""
+    token = (await _login(anon, CUSTOMER)).json()["sessionToken"]
+    two_days_ago = utcnow() - timedelta(days=2)
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await s.execute(
+            update(Session)
+            .where(Session.token_hash == hash_token(token))
+            .values(refreshed_at=two_days_ago, expires_at=two_days_ago + timedelta(days=30))
+        )
+    forget_cached_sessions(app)
+    r = await anon.get("/api/trade-ideas", params={"market": "forex", "status": "active"})
+    assert r.status_code == 200 and isinstance(r.json()["items"], list)
+    assert "max-age=2592000" in r.headers["set-cookie"].lower()
+    assert r.headers["content-type"] == "application/json"
+
+
 async def test_expired_session_is_rejected(app: FastAPI, anon: httpx.AsyncClient) -> None:
     token = (await _login(anon, CUSTOMER)).json()["sessionToken"]
     async with app.state.db.sessionmaker() as s, s.begin():

@@ -6,9 +6,10 @@ from tradeideas.auth import service
 from tradeideas.auth.models import User
 from tradeideas.auth.schemas import CurrentUser, LoginRequest, LoginResponse
 from tradeideas.core.deps import AppSettings, DbSession
+from tradeideas.core.routing import AppRoute
 from tradeideas.permissions import Public, SignedIn, clear_session_cookie, set_session_cookie
 
-router = APIRouter(prefix="/api/auth", tags=["auth"])
+router = APIRouter(route_class=AppRoute, prefix="/api/auth", tags=["auth"])
 
 
 def current_user_out(user: User) -> CurrentUser:

@@ -8,10 +8,11 @@ from tradeideas.chat import service
 from tradeideas.chat.models import ReactionKind
 from tradeideas.chat.schemas import MessageCreate, MessageOut, MessagePage, MessageUpdate, RoomOut
 from tradeideas.core.deps import DbSession
+from tradeideas.core.routing import AppRoute
 from tradeideas.core.schemas import MAX_ID, PathId
 from tradeideas.permissions import AnyUser, EducatorOnly, ensure_owner
 
-router = APIRouter(prefix="/api/chat", tags=["chat"])
+router = APIRouter(route_class=AppRoute, prefix="/api/chat", tags=["chat"])
 
 
 @router.get("/rooms")

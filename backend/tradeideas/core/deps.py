@@ -8,6 +8,7 @@ so no code outside this module looks anything up on `app.state`.
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
+from cachetools import LRUCache
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
@@ -77,6 +78,8 @@ AppSettings = Annotated[Settings, Depends(component(Settings))]
 
 
 M = TypeVar("M", bound=BaseModel)
+QUERY_MEMO_ENTRIES = 256
+QUERY_MEMO_MAX_BYTES = 512
 
 
 def query_model(model: type[M]) -> tuple[Callable[[Request], Coroutine[Any, Any, M]], dict[str, Any]]:
@@ -94,12 +97,32 @@ def query_model(model: type[M]) -> tuple[Callable[[Request], Coroutine[Any, Any,
         for name, field in schema["properties"].items()
     ]
 
-    async def parse(request: Request) -> M:
+    def validate(request: Request) -> M:
         try:
             return model.model_validate(dict(request.query_params))
         except ValidationError as exc:
             errors = [{**error, "loc": ("query", *error["loc"])} for error in exc.errors(include_url=False)]
             raise RequestValidationError(errors) from None
+
+    if not model.model_config.get("frozen"):
+
+        async def parse(request: Request) -> M:
+            return validate(request)
+
+    else:
+        # A frozen model can be shared: the same query string (a market page asks for the same one again and
+        # again) gets the same object back without parsing it again, and as the key of a cached answer that
+        # object is found by identity. Only valid queries are kept, at most QUERY_MEMO_ENTRIES of them.
+        seen: LRUCache[bytes, M] = LRUCache(QUERY_MEMO_ENTRIES)
+
+        async def parse(request: Request) -> M:
+            raw: bytes = request.scope["query_string"]
+            found = seen.get(raw)
+            if found is None:
+                found = validate(request)
+                if len(raw) <= QUERY_MEMO_MAX_BYTES:  # unknown parameters are ignored: keep no junk-filled keys
+                    seen[raw] = found
+            return found
 
     parse.__name__ = f"parse_{model.__name__}"
     return parse, {"parameters": parameters}

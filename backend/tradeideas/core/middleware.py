@@ -54,6 +54,8 @@ SECURITY_HEADERS = [
 API_HEADERS = [*SECURITY_HEADERS, (b"cache-control", b"no-store")]
 
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+# The request headers the checks below read (ASGI servers pass names in lower case); the rest are not decoded.
+CHECKED_HEADERS = frozenset((b"content-type", b"content-length", b"origin", b"sec-fetch-site", b"host"))
 
 
 async def _send_error(send: Send, status: int, message: str, code: str) -> None:
@@ -83,7 +85,7 @@ class SecurityMiddleware:
         # (and no headers dict in memory) for the life of a long request such as an event stream.
         if scope["type"] != "http":
             return self.app(scope, receive, send)
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"] if k in CHECKED_HEADERS}
         if scope["method"] in UNSAFE_METHODS and not _same_origin(headers):
             return _send_error(send, 403, "Cross-site request blocked", "csrf")
         limit = (

@@ -12,15 +12,16 @@ from tradeideas.core import metrics
 from tradeideas.core.cache import SingleValueCache
 from tradeideas.core.deps import AppSettings, DbSession, component
 from tradeideas.core.errors import AppError
+from tradeideas.core.routing import AppRoute
 from tradeideas.permissions import MetricsScraper, Public
 from tradeideas.push import service as push_service
 from tradeideas.realtime.broker import Broker
 
 log = logging.getLogger(__name__)
 
-router = APIRouter(prefix="/api", tags=["system"], dependencies=[Public])
+router = APIRouter(route_class=AppRoute, prefix="/api", tags=["system"], dependencies=[Public])
 # Not under /api and not in the OpenAPI document: only operators' scrapers are meant to find it.
-metrics_router = APIRouter(dependencies=[MetricsScraper], include_in_schema=False)
+metrics_router = APIRouter(route_class=AppRoute, dependencies=[MetricsScraper], include_in_schema=False)
 
 
 @router.get("/health")

@@ -3,12 +3,13 @@
 from fastapi import APIRouter, Response, status
 
 from tradeideas.core.deps import DbSession
+from tradeideas.core.routing import AppRoute
 from tradeideas.core.schemas import PathId
 from tradeideas.desk import service
 from tradeideas.desk.schemas import JournalCreate, JournalEntryOut, JournalOut, JournalUpdate, RiskSettingsBody
 from tradeideas.permissions import CustomerOnly
 
-router = APIRouter(prefix="/api/me", tags=["customer desk"])
+router = APIRouter(route_class=AppRoute, prefix="/api/me", tags=["customer desk"])
 
 
 @router.get("/risk-settings")

@@ -6,12 +6,13 @@ from fastapi import APIRouter, File, UploadFile, status
 from fastapi.responses import FileResponse
 
 from tradeideas.core.deps import AppSettings, DbSession
+from tradeideas.core.routing import AppRoute
 from tradeideas.media import service
 from tradeideas.media.schemas import MediaOut
 from tradeideas.permissions import EducatorOnly, Public
 
-router = APIRouter(prefix="/api/media", tags=["media"])
-files_router = APIRouter(prefix="/media", tags=["media"], dependencies=[Public])
+router = APIRouter(route_class=AppRoute, prefix="/api/media", tags=["media"])
+files_router = APIRouter(route_class=AppRoute, prefix="/media", tags=["media"], dependencies=[Public])
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 

@@ -3,11 +3,12 @@
 from fastapi import APIRouter, Request, UploadFile
 
 from tradeideas.core.deps import AppSettings, DbSession
+from tradeideas.core.routing import AppRoute
 from tradeideas.permissions import AnyUser
 from tradeideas.profiles import service
 from tradeideas.profiles.schemas import EducatorOut, MessageResponse, PasswordChange, ProfileOut, ProfileUpdate
 
-router = APIRouter(prefix="/api", tags=["profiles"])
+router = APIRouter(route_class=AppRoute, prefix="/api", tags=["profiles"])
 
 
 @router.get("/me/profile")
