@@ -106,10 +106,7 @@ async def test_tokens_are_stored_hashed(app: FastAPI, anon: httpx.AsyncClient) -
     assert hash_token(token) in hashes
 
 
-async def test_session_slides_forward_once_a_day(app: FastAPI, anon: httpx.AsyncClient) -> None:
-    token = (await _login(anon, CUSTOMER)).json()["sessionToken"]
-    r = await anon.get("/api/auth/user")
-    assert "set-cookie" not in r.headers  # fresh session: nothing to refresh yet
+async def _refreshed_two_days_ago(app: FastAPI, token: str) -> None:
     two_days_ago = utcnow() - timedelta(days=2)
     async with app.state.db.sessionmaker() as s, s.begin():
         await s.execute(
@@ -117,6 +114,13 @@ async def test_session_slides_forward_once_a_day(app: FastAPI, anon: httpx.Async
             .where(Session.token_hash == hash_token(token))
             .values(refreshed_at=two_days_ago, expires_at=two_days_ago + timedelta(days=30))
         )
+
+
+async def test_session_slides_forward_once_a_day(app: FastAPI, anon: httpx.AsyncClient) -> None:
+    token = (await _login(anon, CUSTOMER)).json()["sessionToken"]
+    r = await anon.get("/api/auth/user")
+    assert "set-cookie" not in r.headers  # fresh session: nothing to refresh yet
+    await _refreshed_two_days_ago(app, token)
     forget_cached_sessions(app)  # the row was changed behind the app's back (no event)
     r = await anon.get("/api/auth/user")
     assert r.status_code == 200
@@ -130,13 +134,7 @@ async def test_session_slides_forward_on_the_idea_list_too(app: FastAPI, anon: h
     """The market page's list answers with bytes from memory through a direct handler (`core.routing`); the renewed
     cookie that the permission dependency sets must still reach the browser."""
     token = (await _login(anon, CUSTOMER)).json()["sessionToken"]
-    two_days_ago = utcnow() - timedelta(days=2)
-    async with app.state.db.sessionmaker() as s, s.begin():
-        await s.execute(
-            update(Session)
-            .where(Session.token_hash == hash_token(token))
-            .values(refreshed_at=two_days_ago, expires_at=two_days_ago + timedelta(days=30))
-        )
+    await _refreshed_two_days_ago(app, token)
     forget_cached_sessions(app)
     r = await anon.get("/api/trade-ideas", params={"market": "forex", "status": "active"})
     assert r.status_code == 200 and isinstance(r.json()["items"], list)
