@@ -1,0 +1,77 @@
+"""The PostgreSQL pool's check before it hands out a connection (in place of a ping on every checkout): a
+connection the server ended is replaced without an error, and only one left unused for a while is pinged."""
+
+import asyncio
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from tradeideas import db as db_module
+from tradeideas.auth.cache import SessionCache
+from tradeideas.core.deps import component_of
+from tradeideas.db import Database
+from tradeideas.ideas.cache import IdeaCache
+from tradeideas.realtime.broker import LISTENER_NAME
+from tradeideas.settings import Settings
+
+LIST = "/api/trade-ideas?market=forex&status=active&limit=100"
+
+
+@pytest.fixture
+def postgres(settings: Settings) -> str:
+    if settings.is_sqlite:
+        pytest.skip("the PostgreSQL pool")
+    return settings.resolved_database_url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+@pytest.fixture
+def uncached(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every request reads the database (as with CACHE_ENTRIES=0)."""
+    for cache in (component_of(app, IdeaCache), component_of(app, SessionCache)):
+        cache.clear()
+        monkeypatch.setattr(cache, "_enabled", False)
+
+
+async def test_connections_the_server_ended_are_replaced_without_an_error(
+    app: FastAPI, customer: httpx.AsyncClient, postgres: str, uncached: None
+) -> None:
+    # Several requests at once, so the pool holds several connections.
+    answers = await asyncio.gather(*(customer.get(LIST) for _ in range(8)))
+    assert all(r.status_code == 200 for r in answers)
+    admin = await asyncpg.connect(postgres)
+    try:
+        ended = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> $1",
+            LISTENER_NAME,
+        )
+    finally:
+        await admin.close()
+    assert ended >= 2
+    await asyncio.sleep(0.2)  # the event loop sees the closed sockets
+    for _ in range(3):
+        answers = await asyncio.gather(*(customer.get(LIST) for _ in range(8)), customer.get("/api/health"))
+        assert [r.status_code for r in answers] == [200] * 9, [r.text for r in answers if r.status_code != 200]
+
+
+async def test_only_a_connection_left_unused_for_a_while_is_pinged(
+    app: FastAPI, customer: httpx.AsyncClient, postgres: str, uncached: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dialect = component_of(app, Database).engine.dialect
+    pings: list[Any] = []
+    ping = dialect.do_ping
+
+    def counted(dbapi_connection: Any) -> bool:
+        pings.append(dbapi_connection)
+        return ping(dbapi_connection)
+
+    monkeypatch.setattr(dialect, "do_ping", counted)
+    assert (await customer.get(LIST)).status_code == 200
+    assert (await customer.get(LIST)).status_code == 200
+    assert pings == []  # used moments ago
+    monkeypatch.setattr(db_module, "PING_AFTER_IDLE_SECONDS", 0.0)
+    assert (await customer.get(LIST)).status_code == 200
+    assert pings  # idle "longer" than the limit: pinged first
