@@ -1,15 +1,40 @@
-"""Database engine, the declarative base and the session factory (the per-request session is in core.deps)."""
+"""Database engine, the declarative base and the session factory (the per-request session is in core.deps), and
+reads through the driver's own connection for the busiest requests (`DriverQuery`, `driver_reader`)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from threading import Lock
 from time import monotonic
-from typing import Any
+from typing import Any, Protocol, cast
 
-from sqlalchemy import DateTime, MetaData, TypeDecorator, event, exc
+import orjson
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    any_,
+    bindparam,
+    event,
+    exc,
+    func,
+    literal_column,
+    select,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Dialect
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.sqltypes import NullType
 
 from tradeideas.core.events import EventBus
 from tradeideas.settings import Settings
@@ -162,3 +187,147 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+# ---------------------------------------------------------------- reads through the driver's connection
+#
+# The busiest reads (a page of ideas, the session lookup) run below SQLAlchemy's execution layer, which costs
+# more than the queries themselves: a statement built, cache-keyed and compiled on every request, a result
+# processor per value, greenlet switches. `DriverQuery` compiles a Core statement once per dialect and runs it
+# on the connection the pool hands out (`driver_reader`), through one small adapter per driver.
+
+# Column types whose values asyncpg already decodes as SQLAlchemy would return them (UTCDateTime: asyncpg gives
+# timestamptz as an aware datetime in UTC), so PostgreSQL rows need no processing at all.
+_ASYNCPG_NATIVE = (Integer, String, Text, Boolean, Float, UTCDateTime, NullType)
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    names: tuple[str, ...]  # the positional parameters' names, in order
+    defaults: Mapping[str, Any]  # values the statement itself binds (e.g. SQLite's OFFSET 0)
+    bind: Mapping[str, Callable[[Any], Any]]  # SQLAlchemy's bind processors (e.g. datetimes as SQLite text)
+    convert: tuple[tuple[int, Callable[[Any], Any]], ...]  # result processors by column (SQLite only)
+
+    def arguments(self, params: Mapping[str, Any]) -> list[Any]:
+        values = []
+        for name in self.names:
+            value = params[name] if name in params else self.defaults[name]
+            process = self.bind.get(name)
+            values.append(value if process is None or value is None else process(value))
+        return values
+
+
+class DriverQuery:
+    """A SELECT compiled once per dialect and run through the driver (`DriverReader.rows`).
+
+    `statement` is the Core statement, or a function of the dialect's name for the few reads written differently
+    per database (a list of ids: `= ANY(array)` on PostgreSQL, `json_each` on SQLite). Parameters are
+    `bindparam`s, given by name. Rows come back as tuples in the statement's column order (asyncpg's `Record` on
+    PostgreSQL), with values of the Python types SQLAlchemy would return.
+    """
+
+    def __init__(self, statement: ClauseElement | Callable[[str], ClauseElement]) -> None:
+        self._statement = statement
+        self._compiled: dict[str, _Compiled] = {}
+        self._lock = Lock()
+
+    def compiled(self, dialect: Dialect) -> _Compiled:
+        found = self._compiled.get(dialect.name)
+        if found is None:
+            with self._lock:
+                found = self._compiled.setdefault(dialect.name, self._compile(dialect))
+        return found
+
+    def _compile(self, dialect: Dialect) -> _Compiled:
+        statement = self._statement if isinstance(self._statement, ClauseElement) else self._statement(dialect.name)
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        names = tuple(compiled.positiontup or ())
+        binds = {name: compiled.binds[name] for name in names}
+        bind = {}
+        for name, param in binds.items():
+            process = param.type.dialect_impl(dialect).bind_processor(dialect)
+            if process is not None:
+                bind[name] = process
+        defaults = {name: param.value for name, param in binds.items() if not param.required}
+        columns = [column.type for column in getattr(statement, "selected_columns", ())]
+        convert: list[tuple[int, Callable[[Any], Any]]] = []
+        for index, type_ in enumerate(columns):
+            if dialect.name == "postgresql":
+                assert isinstance(type_, _ASYNCPG_NATIVE), f"{type_!r} may need processing on asyncpg"
+                continue
+            process = type_.dialect_impl(dialect).result_processor(dialect, None)
+            if process is not None:
+                convert.append((index, process))
+        return _Compiled(compiled.string, names, defaults, bind, tuple(convert))
+
+
+class _IdList(TypeDecorator[list[int]]):
+    """A list of ids bound as one parameter: an integer array on PostgreSQL, a JSON array (text) on SQLite."""
+
+    impl = String
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> Any:
+        return dialect.type_descriptor(ARRAY(Integer) if dialect.name == "postgresql" else String())
+
+    def process_bind_param(self, value: Sequence[int] | None, dialect: Dialect) -> Any:
+        if value is None or dialect.name == "postgresql":
+            return value
+        return orjson.dumps(list(value)).decode()
+
+
+def id_in(column: ColumnElement[int], name: str, dialect: str) -> ColumnElement[bool]:
+    """`column` is one of the ids bound as `name`: one statement however many ids (no expanding IN, which is
+    rendered anew for every count), `= ANY(array)` on PostgreSQL, `IN (SELECT value FROM json_each(...))` on
+    SQLite."""
+    ids = bindparam(name, type_=_IdList())
+    if dialect == "postgresql":
+        return column == any_(ids)
+    return column.in_(select(literal_column("value", Integer)).select_from(func.json_each(ids)))
+
+
+class DriverReader(Protocol):
+    """Runs `DriverQuery`s on one connection's driver (asyncpg or aiosqlite)."""
+
+    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]: ...
+
+
+class _Asyncpg:
+    def __init__(self, dialect: Dialect, connection: Any) -> None:
+        self._dialect = dialect
+        self._connection = connection
+
+    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]:
+        compiled = query.compiled(self._dialect)
+        # asyncpg prepares each statement once per connection (its statement cache) and reuses it.
+        rows: Sequence[Sequence[Any]] = await self._connection.fetch(compiled.sql, *compiled.arguments(params))
+        return rows
+
+
+class _Aiosqlite:
+    def __init__(self, dialect: Dialect, connection: Any) -> None:
+        self._dialect = dialect
+        self._connection = connection
+
+    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]:
+        compiled = query.compiled(self._dialect)
+        rows = await self._connection.execute_fetchall(compiled.sql, compiled.arguments(params))
+        if not compiled.convert:
+            return list(rows)
+        out = []
+        for row in rows:
+            values = list(row)
+            for index, process in compiled.convert:
+                values[index] = process(values[index])
+            out.append(values)
+        return out
+
+
+async def driver_reader(conn: AsyncConnection) -> DriverReader:
+    """Reads on `conn`'s driver connection. They run outside SQLAlchemy's transaction handling: use it for reads
+    that need no transaction (each statement sees committed data) on a connection with nothing else pending."""
+    raw = await conn.get_raw_connection()
+    if conn.dialect.name == "postgresql":
+        return _Asyncpg(conn.dialect, raw.driver_connection)
+    return _Aiosqlite(conn.dialect, raw.driver_connection)

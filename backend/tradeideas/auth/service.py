@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import String, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from tradeideas.auth.cache import Login
@@ -16,7 +16,7 @@ from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
 from tradeideas.core.metrics import LOGIN_FAILURES, LOGIN_LOCKOUTS
-from tradeideas.db import utcnow
+from tradeideas.db import DriverQuery, driver_reader, utcnow
 from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
 
@@ -136,22 +136,23 @@ async def create_session(db: AsyncSession, settings: Settings, user: User) -> Is
 _SESSIONS = Session.__table__
 _USERS = User.__table__
 # Every column of the user (named as the model's attributes), so routes can be given the whole `User`.
-_USER_COLUMNS = tuple(column.label(key) for key, column in User.__mapper__.columns.items())
+_USER_KEYS = tuple(User.__mapper__.columns.keys())
+# The live session of a token with its user, compiled once and read on the driver's connection (see
+# `db.DriverQuery`): every request the session cache cannot answer runs it.
+_SESSION_LOOKUP = DriverQuery(
+    select(_SESSIONS.c.id, _SESSIONS.c.refreshed_at, _SESSIONS.c.expires_at, *User.__mapper__.columns.values())
+    .join_from(_SESSIONS, _USERS, _USERS.c.id == _SESSIONS.c.user_id)
+    .where(_SESSIONS.c.token_hash == bindparam("token_hash", type_=String))
+)
 
 
 async def resolve_session(conn: AsyncConnection, token_hash: str) -> Login | None:
-    """The live session of a token: one Core select on every request the cache cannot answer (no ORM entities)."""
-    row = (
-        await conn.execute(
-            select(_SESSIONS.c.id, _SESSIONS.c.refreshed_at, _SESSIONS.c.expires_at, *_USER_COLUMNS)
-            .join_from(_SESSIONS, _USERS, _USERS.c.id == _SESSIONS.c.user_id)
-            .where(_SESSIONS.c.token_hash == token_hash)
-        )
-    ).one_or_none()
-    if row is None:
+    """The live session of a token: one round trip, plain columns (no ORM entities)."""
+    rows = await (await driver_reader(conn)).rows(_SESSION_LOOKUP, token_hash=token_hash)
+    if not rows:
         return None
-    session_id, refreshed_at, expires_at, *user_values = row
-    user_columns = {column.name: value for column, value in zip(_USER_COLUMNS, user_values, strict=True)}
+    session_id, refreshed_at, expires_at, *user_values = rows[0]
+    user_columns = dict(zip(_USER_KEYS, user_values, strict=True))
     if expires_at <= utcnow() or user_columns["disabled"]:
         return None
     return Login(session_id, refreshed_at, expires_at, user_columns)
