@@ -1,16 +1,22 @@
 """The busiest read, a page of ideas, as JSON bytes: cached per process (see `cache.py`), NEW flags per customer."""
 
-import orjson
-from sqlalchemy.ext.asyncio import AsyncConnection
+from typing import Any
 
-from tradeideas.db import Database
+import orjson
+
+from tradeideas.db import Database, DriverReader, driver_reader
 from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
 from tradeideas.ideas.queries import (
+    COMPLETED,
+    CREATED_AT,
+    EDUCATOR_ID,
+    ID,
+    MARKET,
+    NO_PICTURES,
     UNSEEN_COUNT_CAP,
     Viewer,
-    page_rows,
-    pictures_by_idea,
-    seen_marks,
+    read_page,
+    read_seen_marks,
     shown_idea,
     unseen_counts,
 )
@@ -21,6 +27,12 @@ from tradeideas.ideas.schemas import IdeaListQuery, UnseenCounts
 OPEN_IDEAS = {
     market: IdeaListQuery(market=market, status="active", limit=UNSEEN_COUNT_CAP) for market in ("forex", "crypto")
 }
+
+
+def dump_page(items: list[dict[str, Any]], next_cursor: str | None) -> bytes:
+    """The page's JSON: one orjson call, datetimes written by orjson as pydantic writes them (UTC with `Z`, the
+    microseconds only when there are some)."""
+    return orjson.dumps({"items": items, "nextCursor": next_cursor}, option=orjson.OPT_UTC_Z)
 
 
 def count_unseen(page: CachedPage, marks: SeenMarks, market: str) -> int | None:
@@ -55,6 +67,8 @@ class IdeaPages:
 
     async def json(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
         cache = self._cache
+        if not cache.usable():
+            return await self._read_answer(viewer, filters)
         page = cache.page(filters)
         marks = cache.seen(viewer.user_id) if viewer.is_customer else None
         if page is None or (marks is None and viewer.is_customer and page.ideas):
@@ -71,7 +85,7 @@ class IdeaPages:
             }
             for idea in page.ideas
         ]
-        body = orjson.dumps({"items": items, "nextCursor": page.next_cursor})
+        body = dump_page(items, page.next_cursor)
         cache.put_answer(filters, viewer.user_id, page, marks, body)
         return body
 
@@ -103,40 +117,61 @@ class IdeaPages:
             counts[market] = count
         return UnseenCounts(forex=counts["forex"], crypto=counts["crypto"], total=counts["forex"] + counts["crypto"])
 
+    async def _read_answer(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
+        """Caches off: the page and (customers) the seen marks through one connection, each item built once with
+        its NEW flag."""
+        async with self._database.engine.connect() as conn:
+            reader = await driver_reader(conn)
+            page = await read_page(reader, filters)
+            marks = await read_seen_marks(reader, viewer.user_id) if viewer.is_customer and page.rows else None
+        pictures = page.pictures
+        items = [
+            shown_idea(
+                row,
+                pictures.get(row[ID], NO_PICTURES),
+                None
+                if marks is None
+                else marks.is_new(row[ID], row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID]),
+            )
+            for row in page.rows
+        ]
+        return dump_page(items, page.next_cursor)
+
     async def _read(
         self, filters: IdeaListQuery, viewer: Viewer, page: CachedPage | None, marks: SeenMarks | None
     ) -> tuple[CachedPage, SeenMarks | None]:
         """What the caches lacked, the page and (customers) the seen marks, through one connection.
 
-        A bare connection, not an ORM session: everything is read as plain columns and needs no identity map.
+        Read on the driver's connection, not through an ORM session: plain columns, no identity map, statements
+        compiled once (see `db.DriverQuery`).
         """
         generation = self._cache.generation
         async with self._database.engine.connect() as conn:
+            reader = await driver_reader(conn)
             if page is None:
-                page = await self._read_page(conn, filters)
+                page = await self._read_page(reader, filters)
                 self._cache.put_page(filters, page, generation)
             if marks is None and viewer.is_customer and page.ideas:
-                marks = await seen_marks(conn, viewer.user_id)
+                marks = await read_seen_marks(reader, viewer.user_id)
                 self._cache.put_seen(viewer.user_id, marks, generation)
         return page, marks
 
     @staticmethod
-    async def _read_page(conn: AsyncConnection, filters: IdeaListQuery) -> CachedPage:
-        rows, next_cursor = await page_rows(conn, filters)
-        pictures = await pictures_by_idea(conn, [row["id"] for row in rows])
+    async def _read_page(reader: DriverReader, filters: IdeaListQuery) -> CachedPage:
+        read = await read_page(reader, filters)
         ideas = tuple(
             CachedIdea(
-                id=row["id"],
-                market=row["market"],
-                created_at=row["created_at"],
-                completed=row["completed"],
-                educator_id=row["educator_id"],
-                data=shown_idea(row, pictures.get(row["id"], ()), None),
+                id=row[ID],
+                market=row[MARKET],
+                created_at=row[CREATED_AT],
+                completed=row[COMPLETED],
+                educator_id=row[EDUCATOR_ID],
+                data=shown_idea(row, read.pictures.get(row[ID], NO_PICTURES), None),
             )
-            for row in rows
+            for row in read.rows
         )
         return CachedPage(
             ideas=ideas,
-            next_cursor=next_cursor,
-            shared_json=orjson.dumps({"items": [idea.data for idea in ideas], "nextCursor": next_cursor}),
+            next_cursor=read.next_cursor,
+            shared_json=dump_page([idea.data for idea in ideas], read.next_cursor),
         )

@@ -2,17 +2,35 @@
 
 import base64
 import binascii
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Row, RowMapping, Select, and_, exists, false, func, or_, select, true, union_all
+from sqlalchemy import (
+    CompoundSelect,
+    Integer,
+    Row,
+    Select,
+    String,
+    and_,
+    bindparam,
+    exists,
+    false,
+    func,
+    literal_column,
+    null,
+    or_,
+    select,
+    true,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from tradeideas.auth.models import Role, User, avatar_url, display_name
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.core.schemas import MAX_ID
+from tradeideas.db import DriverQuery, DriverReader, UTCDateTime, id_in
 from tradeideas.ideas.cache import SeenMarks
 from tradeideas.ideas.models import (
     CustomerIdeaState,
@@ -76,101 +94,177 @@ class Viewer:
 # Event payloads go to every viewer, so they carry no per-customer NEW flag.
 PUBLIC_VIEWER = Viewer(user_id=0, is_customer=False)
 
-# Reads run on the request's session (which flushes pending changes first) or on a bare connection (the list).
+# Single reads run on the request's session (which flushes pending changes first); the list runs on the driver.
 Reader = AsyncSession | AsyncConnection
 
 _IDEAS = TradeIdea.__table__
 _USERS = User.__table__
-# What an idea is shown with, as plain columns (no ORM entities: building objects cost more than the query):
-# every column of the idea, named as the model's attributes (`entry_1` reads as `entry1`), and its educator's card.
+_IMAGES = IdeaImage.__table__
+_MEDIA = MediaFile.__table__
+# What an idea is shown with, as plain columns (no ORM entities: building objects cost more than the query), in
+# the order `shown_idea` unpacks them: the idea's columns and its educator's card.
 _SHOWN_COLUMNS = (
-    *(column.label(key) for key, column in TradeIdea.__mapper__.columns.items()),
-    _USERS.c.first_name.label("educator_first_name"),
-    _USERS.c.last_name.label("educator_last_name"),
-    _USERS.c.role.label("educator_role"),
-    _USERS.c.slug.label("educator_slug"),
-    _USERS.c.avatar_path.label("educator_avatar_path"),
-    _USERS.c.specialty.label("educator_specialty"),
+    _IDEAS.c.id,
+    _IDEAS.c.educator_id,
+    _USERS.c.first_name,
+    _USERS.c.last_name,
+    _USERS.c.role,
+    _USERS.c.slug,
+    _USERS.c.avatar_path,
+    _USERS.c.specialty,
+    _IDEAS.c.pair,
+    _IDEAS.c.time_frame,
+    _IDEAS.c.order_type,
+    _IDEAS.c.idea_type,
+    _IDEAS.c.market_type,
+    _IDEAS.c.market,
+    _IDEAS.c.entry_1,
+    _IDEAS.c.entry_2,
+    _IDEAS.c.invalidation_level,
+    _IDEAS.c.exit_1,
+    _IDEAS.c.exit_2,
+    _IDEAS.c.exit_3,
+    _IDEAS.c.notes,
+    _IDEAS.c.status,
+    _IDEAS.c.completed,
+    _IDEAS.c.video_url,
+    _IDEAS.c.audio_url,
+    _IDEAS.c.created_at,
+    _IDEAS.c.updated_at,
+    _IDEAS.c.edited,
+    _IDEAS.c.edited_after_publish,
+    _IDEAS.c.outcome,
+    _IDEAS.c.close_price,
+    _IDEAS.c.closed_at,
+    _IDEAS.c.r_multiple,
 )
+# Where `PageRows` finds what the caches and NEW flags need in a row.
+ID, EDUCATOR_ID, MARKET, COMPLETED, CREATED_AT = 0, 1, 13, 22, 25
 
 
 def _shown_ideas() -> Select[Any]:
     return select(*_SHOWN_COLUMNS).join_from(_IDEAS, _USERS, _USERS.c.id == _IDEAS.c.educator_id)
 
 
-class Picture(NamedTuple):
-    media_id: int
-    url: str
-    full_url: str
+class Pictures(NamedTuple):
+    """An idea's images in order: their ids, card URLs and full-size URLs (tuples: JSON arrays, never changed)."""
+
+    ids: tuple[int, ...]
+    urls: tuple[str, ...]
+    full_urls: tuple[str, ...]
 
 
-def _json_time(at: datetime | None) -> str | None:
-    """As pydantic writes a UTC datetime in JSON: ISO 8601 with `Z`, microseconds only when there are some."""
-    return None if at is None else at.isoformat().replace("+00:00", "Z")
+NO_PICTURES = Pictures((), (), ())
 
 
-def shown_idea(row: RowMapping, pictures: Sequence[Picture], is_new: bool | None) -> dict[str, Any]:
+def shown_idea(row: Sequence[Any], pictures: Pictures, is_new: bool | None) -> dict[str, Any]:
     """A row of `_shown_ideas` as `IdeaOut` dumps it (`model_dump(mode="json", by_alias=True)`): the same keys in
-    the same order, the same formats. Built directly because a model per idea cost more than the whole query, and
-    read by column name because attribute access on a row costs several times more (100 rows of 40 columns).
-    `IdeaOut` stays the documented shape and single reads validate this dict into it, so the field list lives
-    here alone (tests/ideas/test_list_bytes.py holds the list to IdeaOut's bytes)."""
-    urls = [picture.url for picture in pictures]
+    the same order and, encoded with orjson and `OPT_UTC_Z` (which writes a UTC datetime as pydantic does), the
+    same bytes. Built directly because a model per idea cost more than the whole query, from a row unpacked by
+    position (a tuple or asyncpg `Record`: no per-column lookup by name). `IdeaOut` stays the documented shape and
+    single reads validate this dict into it, so the field list lives here alone (tests/ideas/test_list_bytes.py
+    holds the list to IdeaOut's bytes)."""
+    (
+        idea_id,
+        educator_id,
+        first_name,
+        last_name,
+        role,
+        slug,
+        avatar_path,
+        specialty,
+        pair,
+        time_frame,
+        order_type,
+        idea_type,
+        market_type,
+        market,
+        entry1,
+        entry2,
+        invalidation_level,
+        exit1,
+        exit2,
+        exit3,
+        notes,
+        status,
+        completed,
+        video_url,
+        audio_url,
+        created_at,
+        updated_at,
+        edited,
+        edited_after_publish,
+        outcome,
+        close_price,
+        closed_at,
+        r_multiple,
+    ) = row
+    urls = pictures.urls
     return {
-        "id": row["id"],
-        "educatorId": row["educator_id"],
-        "educatorName": display_name(row["educator_first_name"], row["educator_last_name"], row["educator_role"]),
-        "educatorSlug": row["educator_slug"],
-        "educatorImage": avatar_url(row["educator_avatar_path"]),
-        "specialty": row["educator_specialty"],
-        "pair": row["pair"],
-        "timeFrame": row["time_frame"],
-        "orderType": row["order_type"],
-        "ideaType": row["idea_type"],
-        "marketType": row["market_type"],
-        "market": row["market"],
-        "entry1": row["entry1"],
-        "entry2": row["entry2"],
-        "invalidationLevel": row["invalidation_level"],
-        "exit1": row["exit1"],
-        "exit2": row["exit2"],
-        "exit3": row["exit3"],
-        "notes": row["notes"],
-        "status": row["status"],
-        "completed": row["completed"],
-        "imageIds": [picture.media_id for picture in pictures],
+        "id": idea_id,
+        "educatorId": educator_id,
+        "educatorName": display_name(first_name, last_name, role),
+        "educatorSlug": slug,
+        "educatorImage": avatar_url(avatar_path),
+        "specialty": specialty,
+        "pair": pair,
+        "timeFrame": time_frame,
+        "orderType": order_type,
+        "ideaType": idea_type,
+        "marketType": market_type,
+        "market": market,
+        "entry1": entry1,
+        "entry2": entry2,
+        "invalidationLevel": invalidation_level,
+        "exit1": exit1,
+        "exit2": exit2,
+        "exit3": exit3,
+        "notes": notes,
+        "status": status,
+        "completed": completed,
+        "imageIds": pictures.ids,
         "imageUrls": urls,
-        "imageFullUrls": [picture.full_url for picture in pictures],
+        "imageFullUrls": pictures.full_urls,
         "chartUrl": urls[0] if urls else None,
-        "videoUrl": row["video_url"],
-        "audioUrl": row["audio_url"],
-        "createdAt": _json_time(row["created_at"]),
-        "updatedAt": _json_time(row["updated_at"]),
-        "edited": row["edited"],
-        "editedAfterPublish": row["edited_after_publish"],
-        "outcome": row["outcome"],
-        "closePrice": row["close_price"],
-        "closedAt": _json_time(row["closed_at"]),
-        "rMultiple": row["r_multiple"],
+        "videoUrl": video_url,
+        "audioUrl": audio_url,
+        "createdAt": created_at,
+        "updatedAt": updated_at,
+        "edited": edited,
+        "editedAfterPublish": edited_after_publish,
+        "outcome": outcome,
+        "closePrice": close_price,
+        "closedAt": closed_at,
+        "rMultiple": r_multiple,
         "isNew": is_new,
     }
 
 
-async def pictures_by_idea(db: Reader, ids: Sequence[int]) -> dict[int, list[Picture]]:
-    """Per idea, in order, its images: one query for a whole page."""
-    out: dict[int, list[Picture]] = {}
-    if not ids:
-        return out
-    images, media = IdeaImage.__table__, MediaFile.__table__
-    rows = await db.execute(
-        select(images.c.idea_id, media.c.id, media.c.file_name, media.c.full_file_name)
-        .join_from(images, media, media.c.id == images.c.media_id)
-        .where(images.c.idea_id.in_(ids))
-        .order_by(images.c.idea_id, images.c.position)
-    )
+def _group_pictures(rows: Iterable[Sequence[Any]]) -> dict[int, Pictures]:
+    """Image rows (idea id, media id, file name, full-size file name), ordered by idea and position, per idea."""
+    grouped: dict[int, tuple[list[int], list[str], list[str]]] = {}
     for idea_id, media_id, name, full_name in rows:
-        out.setdefault(idea_id, []).append(Picture(media_id, media_url(name), media_url(full_name or name)))
-    return out
+        ids, urls, full_urls = grouped.setdefault(idea_id, ([], [], []))
+        ids.append(media_id)
+        urls.append(media_url(name))
+        full_urls.append(media_url(full_name or name))
+    return {idea_id: Pictures(tuple(ids), tuple(urls), tuple(full)) for idea_id, (ids, urls, full) in grouped.items()}
+
+
+_PICTURE_COLUMNS = (_IMAGES.c.idea_id, _MEDIA.c.id, _MEDIA.c.file_name, _MEDIA.c.full_file_name)
+
+
+async def pictures_by_idea(db: AsyncSession, ids: Sequence[int]) -> dict[int, Pictures]:
+    """Per idea, in order, its images (through the session, for single reads)."""
+    if not ids:
+        return {}
+    rows = await db.execute(
+        select(*_PICTURE_COLUMNS)
+        .join_from(_IMAGES, _MEDIA, _MEDIA.c.id == _IMAGES.c.media_id)
+        .where(_IMAGES.c.idea_id.in_(ids))
+        .order_by(_IMAGES.c.idea_id, _IMAGES.c.position)
+    )
+    return _group_pictures(rows)
 
 
 def _seen_until(state: CustomerIdeaState | Row[*tuple[Any, ...]] | None, market: str) -> datetime | None:
@@ -179,8 +273,8 @@ def _seen_until(state: CustomerIdeaState | Row[*tuple[Any, ...]] | None, market:
     return state.forex_seen_until if market == "forex" else state.crypto_seen_until
 
 
-async def seen_marks(db: Reader, user_id: int, idea_ids: Sequence[int] | None = None) -> SeenMarks:
-    """The customer's watermarks and per-idea marks (all of them, or only those among `idea_ids`).
+async def seen_marks(db: AsyncSession, user_id: int, idea_ids: Sequence[int]) -> SeenMarks:
+    """The customer's watermarks and their marks among `idea_ids` (through the session, for single reads).
 
     Two round trips: the state row, then the seen ideas and the muted educators together (told apart by `muted`).
     """
@@ -193,9 +287,9 @@ async def seen_marks(db: Reader, user_id: int, idea_ids: Sequence[int] | None = 
         )
     ).one_or_none()
     views, mutes = IdeaView.__table__, MutedEducator.__table__
-    seen = select(views.c.idea_id.label("id"), false().label("muted")).where(views.c.user_id == user_id)
-    if idea_ids is not None:
-        seen = seen.where(views.c.idea_id.in_(idea_ids))
+    seen = select(views.c.idea_id.label("id"), false().label("muted")).where(
+        views.c.user_id == user_id, views.c.idea_id.in_(idea_ids)
+    )
     muted = select(mutes.c.educator_id, true()).where(mutes.c.user_id == user_id)
     seen_ids: set[int] = set()
     muted_ids: set[int] = set()
@@ -213,18 +307,18 @@ async def seen_marks(db: Reader, user_id: int, idea_ids: Sequence[int] | None = 
 
 async def present_one(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> IdeaOut:
     """The idea as the API shows it, read back through the session (so with its pending changes) like a list row."""
-    row = (await db.execute(_shown_ideas().where(_IDEAS.c.id == idea.id))).mappings().one_or_none()
+    row = (await db.execute(_shown_ideas().where(_IDEAS.c.id == idea.id))).one_or_none()
     if row is None:  # pragma: no cover - the foreign key forbids it
         raise NotFound(IDEA_NOT_FOUND)
     pictures = await pictures_by_idea(db, [idea.id])
     is_new = None
     if viewer.is_customer:
         marks = await seen_marks(db, viewer.user_id, [idea.id])
-        is_new = marks.is_new(idea.id, row["market"], row["created_at"], row["completed"], row["educator_id"])
-    return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, []), is_new))
+        is_new = marks.is_new(idea.id, row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID])
+    return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new))
 
 
-# ---------------------------------------------------------------- reading
+# ---------------------------------------------------------------- the list, read through the driver
 
 
 def _encode_cursor(created_at: datetime, idea_id: int) -> str:
@@ -246,37 +340,134 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
     return created_at, last_id
 
 
-async def page_rows(db: Reader, filters: IdeaListQuery) -> tuple[Sequence[RowMapping], str | None]:
-    """Rows of `_shown_ideas`, newest first, keyset-paginated on (created_at, id)."""
-    limit = max(1, min(filters.limit, MAX_LIMIT))
+# Which filters a list request uses (its status as the kind of condition it makes): one compiled statement each.
+_PageShape = tuple[bool, str | None, bool, bool, bool]
+_STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
+_PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
+
+
+def _page_query(shape: _PageShape) -> DriverQuery:
+    """The page statement for one combination of filters, its values left as parameters; built once per shape (at
+    most 80 of them), so a request neither builds nor compiles SQL."""
+    query = _PAGE_QUERIES.get(shape)
+    if query is not None:
+        return query
+    has_market, status, has_type, has_educator, has_cursor = shape
     ideas = _IDEAS.c
-    query = _shown_ideas()
-    if filters.market is not None:
-        query = query.where(ideas.market == filters.market)
-    if filters.status == "active":
-        query = query.where(ideas.completed == false())
-    elif filters.status == "completed":
-        query = query.where(ideas.completed == true())
-    elif filters.status == "closed":
-        query = query.where(ideas.closed_at.is_not(None))
-    elif filters.status is not None:
-        query = query.where(ideas.status == normalise_status(filters.status))
-    if filters.idea_type is not None:
-        query = query.where(ideas.idea_type == filters.idea_type.capitalize())
-    if filters.educator_id is not None:
-        query = query.where(ideas.educator_id == filters.educator_id)
-    if filters.cursor:
-        at, last_id = _decode_cursor(filters.cursor)
-        query = query.where(
-            ideas.created_at <= at,
-            or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id)),
+    statement = _shown_ideas()
+    if has_market:
+        statement = statement.where(ideas.market == bindparam("market", type_=String))
+    if status == "active":
+        statement = statement.where(ideas.completed == false())
+    elif status == "completed":
+        statement = statement.where(ideas.completed == true())
+    elif status == "closed":
+        statement = statement.where(ideas.closed_at.is_not(None))
+    elif status == "exact":
+        statement = statement.where(ideas.status == bindparam("status", type_=String))
+    if has_type:
+        statement = statement.where(ideas.idea_type == bindparam("idea_type", type_=String))
+    if has_educator:
+        statement = statement.where(ideas.educator_id == bindparam("educator_id", type_=Integer))
+    if has_cursor:
+        at, last_id = bindparam("cursor_at", type_=UTCDateTime), bindparam("cursor_id", type_=Integer)
+        statement = statement.where(
+            ideas.created_at <= at, or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id))
         )
-    query = query.order_by(ideas.created_at.desc(), ideas.id.desc()).limit(limit + 1)
-    rows = (await db.execute(query)).mappings().all()
-    if len(rows) <= limit:
-        return rows, None
-    last = rows[limit - 1]
-    return rows[:limit], _encode_cursor(last["created_at"], last["id"])
+    statement = statement.order_by(ideas.created_at.desc(), ideas.id.desc()).limit(bindparam("limit", type_=Integer))
+    return _PAGE_QUERIES.setdefault(shape, DriverQuery(statement))
+
+
+def _pictures_statement(dialect: str) -> Select[Any]:
+    return (
+        select(*_PICTURE_COLUMNS)
+        .join_from(_IMAGES, _MEDIA, _MEDIA.c.id == _IMAGES.c.media_id)
+        .where(id_in(_IMAGES.c.idea_id, "ids", dialect))
+        .order_by(_IMAGES.c.idea_id, _IMAGES.c.position)
+    )
+
+
+_PICTURES = DriverQuery(_pictures_statement)
+
+
+@dataclass(frozen=True, slots=True)
+class PageRows:
+    """A page of ideas as read: rows of `_shown_ideas` (use `shown_idea`), their pictures and the next cursor."""
+
+    rows: Sequence[Sequence[Any]]
+    pictures: dict[int, Pictures]
+    next_cursor: str | None
+
+
+async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
+    """Ideas newest first, keyset-paginated on (created_at, id), and their pictures: two round trips."""
+    limit = max(1, min(filters.limit, MAX_LIMIT))
+    params: dict[str, Any] = {"limit": limit + 1}
+    status = filters.status
+    kind = None if status is None else _STATUS_KINDS.get(status, "exact")
+    if kind == "exact":
+        assert status is not None
+        params["status"] = normalise_status(status).value
+    if filters.market is not None:
+        params["market"] = filters.market
+    if filters.idea_type is not None:
+        params["idea_type"] = filters.idea_type.capitalize()
+    if filters.educator_id is not None:
+        params["educator_id"] = filters.educator_id
+    if filters.cursor:
+        params["cursor_at"], params["cursor_id"] = _decode_cursor(filters.cursor)
+    shape = (filters.market is not None, kind, filters.idea_type is not None, filters.educator_id is not None)
+    rows = await reader.rows(_page_query((*shape, bool(filters.cursor))), **params)
+    next_cursor = None
+    if len(rows) > limit:
+        rows = rows[:limit]
+        last = rows[-1]
+        next_cursor = _encode_cursor(last[CREATED_AT], last[ID])
+    pictures = _group_pictures(await reader.rows(_PICTURES, ids=[row[ID] for row in rows])) if rows else {}
+    return PageRows(rows, pictures, next_cursor)
+
+
+def _seen_statement() -> CompoundSelect[Any]:
+    """A customer's seen state in one statement: the state row (kind 0), seen ideas (1) and muted educators (2)."""
+    states, views, mutes = CustomerIdeaState.__table__, IdeaView.__table__, MutedEducator.__table__
+    user_id = bindparam("user_id", type_=Integer)
+    state = select(
+        literal_column("0", Integer).label("kind"),
+        null().label("marked_id"),
+        states.c.forex_seen_until,
+        states.c.crypto_seen_until,
+        states.c.notify_forex,
+        states.c.notify_crypto,
+    ).where(states.c.user_id == user_id)
+    seen = select(literal_column("1", Integer), views.c.idea_id, null(), null(), null(), null())
+    muted = select(literal_column("2", Integer), mutes.c.educator_id, null(), null(), null(), null())
+    return union_all(state, seen.where(views.c.user_id == user_id), muted.where(mutes.c.user_id == user_id))
+
+
+_SEEN = DriverQuery(_seen_statement())
+
+
+async def read_seen_marks(reader: DriverReader, user_id: int) -> SeenMarks:
+    """The customer's watermarks and every per-idea mark: one round trip."""
+    state = None
+    seen_ids: set[int] = set()
+    muted_ids: set[int] = set()
+    for row in await reader.rows(_SEEN, user_id=user_id):
+        kind, marked_id = row[0], row[1]
+        if kind == 1:
+            seen_ids.add(marked_id)
+        elif kind == 2:
+            muted_ids.add(marked_id)
+        else:
+            state = row
+    return SeenMarks(
+        forex_until=None if state is None else state[2],
+        crypto_until=None if state is None else state[3],
+        idea_ids=frozenset(seen_ids),
+        notify_forex=state is None or state[4],
+        notify_crypto=state is None or state[5],
+        muted_educators=frozenset(muted_ids),
+    )
 
 
 async def get_idea(db: AsyncSession, idea_id: int) -> TradeIdea:
