@@ -41,6 +41,8 @@ from tradeideas.db import Database  # noqa: E402
 from tradeideas.seed import seed_demo  # noqa: E402
 from tradeideas.settings import Settings  # noqa: E402
 
+# The backend/ whose code the server runs (`--app-dir`, e.g. a worktree of an older commit for an A/B run).
+APP_DIR = BACKEND
 PG_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/bench_ideas")
 PASSWORD = "bench-password-123"
 PATH = "/api/trade-ideas?market=forex&status=active"
@@ -174,7 +176,7 @@ def start_server(settings: Settings, port: int, workers: int, cache_entries: int
         "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning",
         "--loop", "uvloop", "--http", "httptools",
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=BACKEND, env=env)
+    proc = subprocess.Popen(cmd, cwd=APP_DIR, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -381,7 +383,7 @@ def run_db(kind: str, sizes: list[int], args: argparse.Namespace) -> list[dict[s
 
 
 def main() -> None:
-    global PATH
+    global PATH, APP_DIR
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--sizes", default="1000,100000,1000000")
@@ -395,9 +397,11 @@ def main() -> None:
     parser.add_argument("--cache-entries", type=int, default=10_000, help="CACHE_ENTRIES of the server; 0 = no caches")
     parser.add_argument("--python-client", action="store_true", help="use the Python load client even if wrk exists")
     parser.add_argument("--path", default=None, help="the GET request to load (default: the market page's list)")
+    parser.add_argument("--app-dir", type=Path, default=BACKEND, help="backend/ of the code to serve")
     args = parser.parse_args()
     if args.path:
         PATH = args.path
+    APP_DIR = args.app_dir
     try:
         import uvloop
 

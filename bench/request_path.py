@@ -124,7 +124,7 @@ def main() -> None:
             "asyncpg": (uvicorn("reference_servers:asyncpg_orjson", ports[2]), BENCH, {"BENCH_PG_DSN": dsn}),
             "app uncached": (
                 uvicorn("tradeideas.app:create_app", ports[3], True),
-                base.BACKEND,
+                args.app_dir,
                 {**app_env, "CACHE_ENTRIES": "0"},
             ),
         }
