@@ -25,7 +25,7 @@ from sqlalchemy import (
     true,
     union_all,
 )
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import Role, User, avatar_url, display_name
 from tradeideas.core.errors import Invalid, NotFound
@@ -95,8 +95,6 @@ class Viewer:
 PUBLIC_VIEWER = Viewer(user_id=0, is_customer=False)
 
 # Single reads run on the request's session (which flushes pending changes first); the list runs on the driver.
-Reader = AsyncSession | AsyncConnection
-
 _IDEAS = TradeIdea.__table__
 _USERS = User.__table__
 _IMAGES = IdeaImage.__table__
