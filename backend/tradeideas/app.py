@@ -8,7 +8,6 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi._body_limit import AppBodyLimitMiddleware
-from fastapi.routing import APIRoute
 from fastapi.telemetry._asgi import ExceptionTelemetryMiddleware
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.middleware.errors import ServerErrorMiddleware
@@ -36,7 +35,7 @@ from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import CompressJSON, ObserveRequests, SecurityMiddleware
 from tradeideas.core.router import PublicConfigCache, metrics_router
 from tradeideas.core.router import router as system_router
-from tradeideas.core.schemas import ErrorResponse
+from tradeideas.core.routing import add_routers
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
 from tradeideas.desk import events as desk_events
@@ -76,10 +75,6 @@ ROUTERS += [admin_router, admin_links_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
 EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS)
-
-
-def _operation_id(route: APIRoute) -> str:
-    return route.name
 
 
 class TradeIdeasApp(FastAPI):
@@ -214,8 +209,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1.0.0",
         description="API of the educational trade-ideas platform for forex and crypto.",
         lifespan=lifespan,
-        generate_unique_id_function=_operation_id,
-        responses={422: {"model": ErrorResponse}, "4XX": {"model": ErrorResponse}},
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/openapi.json",
@@ -238,8 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.
     app.state.settings, app.state.db = settings, db
     install_error_handlers(app)
-    for router in ROUTERS:
-        app.include_router(router)
+    add_routers(app, ROUTERS)
     document_events(app, EVENTS)
     mount_spa(app, settings.static_dir)
     # Added first, so it sits inside the security middleware (last added is outermost).

@@ -86,9 +86,12 @@ def clear_session_cookie(response: Response) -> None:
 def _cached_login(cache: SessionCache, settings: Settings, token_hash: str) -> Login | None:
     """The caller's session when this process has it cached and it needs no refresh: no database round trip."""
     cached = cache.get(token_hash)
-    if cached is None or cached.expires_at <= utcnow():
+    if cached is None:
         return None
-    if auth_service.slide_due(cached.refreshed_at, settings):
+    now = utcnow()
+    if cached.expires_at <= now:
+        return None
+    if auth_service.slide_due(cached.refreshed_at, settings, now):
         return None  # the database path slides it forward and renews the cookie
     return cached
 

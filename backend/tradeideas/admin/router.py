@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import Depends, Query, Request, Response
 
 from tradeideas.admin import service
 from tradeideas.admin.models import TokenKind
@@ -25,13 +25,13 @@ from tradeideas.auth.router import current_user_out
 from tradeideas.auth.schemas import LoginResponse
 from tradeideas.auth.service import IssuedSession
 from tradeideas.core.deps import AppSettings, DbSession
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.permissions import AdminOnly, Public, set_session_cookie
 from tradeideas.settings import Settings
 
-router = APIRouter(route_class=AppRoute, prefix="/api/admin", tags=["admin"])
-links_router = APIRouter(route_class=AppRoute, prefix="/api", tags=["admin"], dependencies=[Public])
+router = api_router(prefix="/api/admin", tags=["admin"])
+links_router = api_router(prefix="/api", tags=["admin"], dependencies=[Public])
 
 Page = Annotated[int, Query(ge=1, le=100_000)]
 

@@ -1,15 +1,15 @@
 """HTTP routes for logging in and out and reading the current user."""
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import Request, Response, status
 
 from tradeideas.auth import service
 from tradeideas.auth.models import User
 from tradeideas.auth.schemas import CurrentUser, LoginRequest, LoginResponse
 from tradeideas.core.deps import AppSettings, DbSession
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.permissions import Public, SignedIn, clear_session_cookie, set_session_cookie
 
-router = APIRouter(route_class=AppRoute, prefix="/api/auth", tags=["auth"])
+router = api_router(prefix="/api/auth", tags=["auth"])
 
 
 def current_user_out(user: User) -> CurrentUser:

@@ -168,8 +168,8 @@ async def live_session_ids(db: AsyncSession, user_ids: Iterable[int]) -> set[int
     return set(rows.scalars())
 
 
-def slide_due(refreshed_at: datetime, settings: Settings) -> bool:
-    return utcnow() - refreshed_at >= timedelta(hours=settings.session_refresh_hours)
+def slide_due(refreshed_at: datetime, settings: Settings, now: datetime | None = None) -> bool:
+    return (now or utcnow()) - refreshed_at >= timedelta(hours=settings.session_refresh_hours)
 
 
 async def slide_session(conn: AsyncConnection, login: Login, settings: Settings) -> Login | None:

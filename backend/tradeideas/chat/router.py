@@ -2,17 +2,17 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import Query, status
 
 from tradeideas.chat import service
 from tradeideas.chat.models import ReactionKind
 from tradeideas.chat.schemas import MessageCreate, MessageOut, MessagePage, MessageUpdate, RoomOut
 from tradeideas.core.deps import DbSession
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import MAX_ID, PathId
 from tradeideas.permissions import AnyUser, EducatorOnly, ensure_owner
 
-router = APIRouter(route_class=AppRoute, prefix="/api/chat", tags=["chat"])
+router = api_router(prefix="/api/chat", tags=["chat"])
 
 
 @router.get("/rooms")

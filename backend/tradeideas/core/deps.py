@@ -2,7 +2,7 @@
 
 `create_app` builds each long-lived component once (database, settings, caches, broker, push runtime) and
 registers it by its class; routes and permissions receive them as typed dependencies (`component(Class)`),
-so no code outside this module looks anything up on `app.state`.
+so no code outside this module looks anything up on the app.
 """
 
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -18,18 +18,19 @@ from tradeideas.db import Database
 from tradeideas.settings import Settings
 
 T = TypeVar("T")
-_COMPONENTS = "components"
+# The registry lives in the app object's own attributes: `app.state` answers through a Python-level
+# `__getattr__`, which several lookups on every request made a measurable part of the cached list's cost.
+_COMPONENTS = "tradeideas_components"
 
 
 def register_components(app: FastAPI, *components: object) -> None:
-    registry: dict[type, object] = getattr(app.state, _COMPONENTS, {})
+    registry: dict[type, object] = vars(app).setdefault(_COMPONENTS, {})
     for item in components:
         registry[type(item)] = item
-    setattr(app.state, _COMPONENTS, registry)
 
 
 def component_of(app: FastAPI, kind: type[T]) -> T:
-    item = getattr(app.state, _COMPONENTS)[kind]
+    item = vars(app)[_COMPONENTS][kind]
     assert isinstance(item, kind)
     return item
 

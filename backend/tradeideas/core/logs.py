@@ -6,6 +6,7 @@ Access lines come from `core.middleware.ObserveRequests`, which knows each reque
 uvicorn's own access log stays off.
 """
 
+import itertools
 import logging
 import re
 import secrets
@@ -34,8 +35,14 @@ JSON_RENAMES = {"asctime": "time", "levelname": "level", "name": "logger"}
 JSON_SKIPPED = ("color_message",)
 
 
+# Request ids are 16 hex digits: this process's random half, then a counter (no system call per request; a
+# restarted or another worker process draws its own half).
+_ID_PREFIX = secrets.token_hex(4)
+_ID_COUNTER = itertools.count(secrets.randbelow(1 << 32))
+
+
 def new_request_id() -> str:
-    return secrets.token_hex(8)
+    return f"{_ID_PREFIX}{next(_ID_COUNTER) & 0xFFFFFFFF:08x}"
 
 
 def accepted_request_id(value: bytes) -> str | None:

@@ -3,7 +3,7 @@
 import logging
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import Depends, Response
 from sqlalchemy import select, text
 
 from tradeideas.auth.models import Role, User
@@ -12,16 +12,16 @@ from tradeideas.core import metrics
 from tradeideas.core.cache import SingleValueCache
 from tradeideas.core.deps import AppSettings, DbSession, component
 from tradeideas.core.errors import AppError
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.permissions import MetricsScraper, Public
 from tradeideas.push import service as push_service
 from tradeideas.realtime.broker import Broker
 
 log = logging.getLogger(__name__)
 
-router = APIRouter(route_class=AppRoute, prefix="/api", tags=["system"], dependencies=[Public])
+router = api_router(prefix="/api", tags=["system"], dependencies=[Public])
 # Not under /api and not in the OpenAPI document: only operators' scrapers are meant to find it.
-metrics_router = APIRouter(route_class=AppRoute, dependencies=[MetricsScraper], include_in_schema=False)
+metrics_router = api_router(dependencies=[MetricsScraper], include_in_schema=False)
 
 
 @router.get("/health")

@@ -1,15 +1,15 @@
 """HTTP routes of the customer's desk: risk settings for position sizing and the private trade journal."""
 
-from fastapi import APIRouter, Response, status
+from fastapi import Response, status
 
 from tradeideas.core.deps import DbSession
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.desk import service
 from tradeideas.desk.schemas import JournalCreate, JournalEntryOut, JournalOut, JournalUpdate, RiskSettingsBody
 from tradeideas.permissions import CustomerOnly
 
-router = APIRouter(route_class=AppRoute, prefix="/api/me", tags=["customer desk"])
+router = api_router(prefix="/api/me", tags=["customer desk"])
 
 
 @router.get("/risk-settings")

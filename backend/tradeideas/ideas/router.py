@@ -2,11 +2,11 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import Depends, Response, status
 
 from tradeideas.core.clock import AppClock
 from tradeideas.core.deps import DbSession, component, query_model
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.ideas import service
 from tradeideas.ideas.schemas import (
@@ -23,7 +23,7 @@ from tradeideas.ideas.schemas import (
 )
 from tradeideas.permissions import AnyUser, CustomerOnly, EducatorOnly, ensure_owner
 
-router = APIRouter(route_class=AppRoute, prefix="/api", tags=["trade ideas"])
+router = api_router(prefix="/api", tags=["trade ideas"])
 
 
 parse_list_query, LIST_QUERY_PARAMETERS = query_model(IdeaListQuery)

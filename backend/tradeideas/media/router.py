@@ -2,17 +2,17 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, UploadFile, status
+from fastapi import File, UploadFile, status
 from fastapi.responses import FileResponse
 
 from tradeideas.core.deps import AppSettings, DbSession
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.media import service
 from tradeideas.media.schemas import MediaOut
 from tradeideas.permissions import EducatorOnly, Public
 
-router = APIRouter(route_class=AppRoute, prefix="/api/media", tags=["media"])
-files_router = APIRouter(route_class=AppRoute, prefix="/media", tags=["media"], dependencies=[Public])
+router = api_router(prefix="/api/media", tags=["media"])
+files_router = api_router(prefix="/media", tags=["media"], dependencies=[Public])
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 

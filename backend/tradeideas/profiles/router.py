@@ -1,14 +1,14 @@
 """HTTP routes for one's own profile, photo and password, and the public educator list."""
 
-from fastapi import APIRouter, Request, UploadFile
+from fastapi import Request, UploadFile
 
 from tradeideas.core.deps import AppSettings, DbSession
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.permissions import AnyUser
 from tradeideas.profiles import service
 from tradeideas.profiles.schemas import EducatorOut, MessageResponse, PasswordChange, ProfileOut, ProfileUpdate
 
-router = APIRouter(route_class=AppRoute, prefix="/api", tags=["profiles"])
+router = api_router(prefix="/api", tags=["profiles"])
 
 
 @router.get("/me/profile")

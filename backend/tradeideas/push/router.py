@@ -2,10 +2,10 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, status
+from fastapi import Depends, status
 
 from tradeideas.core.deps import AppSettings, DbSession, component
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.permissions import AnyUser, CustomerOnly, EducatorOnly
 from tradeideas.push import service
 from tradeideas.push.schemas import (
@@ -20,7 +20,7 @@ from tradeideas.push.worker import PushRuntime
 
 PushRuntimeDep = Annotated[PushRuntime, Depends(component(PushRuntime))]
 
-router = APIRouter(route_class=AppRoute, prefix="/api/push", tags=["push"])
+router = api_router(prefix="/api/push", tags=["push"])
 
 
 @router.get("/public-key")

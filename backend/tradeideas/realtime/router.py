@@ -2,16 +2,16 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import Depends, Header, Query
 
 from tradeideas.core.deps import component
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.permissions import AnyUser
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.schemas import EVENTS_DESCRIPTION
 from tradeideas.realtime.stream import MAX_EVENT_ID_LENGTH, EventStream, resume_after
 
-router = APIRouter(route_class=AppRoute, prefix="/api", tags=["realtime"])
+router = api_router(prefix="/api", tags=["realtime"])
 
 JSON_ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
 

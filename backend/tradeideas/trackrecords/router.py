@@ -2,10 +2,10 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import Depends, Query, Response
 
 from tradeideas.core.deps import DbSession, component
-from tradeideas.core.routing import AppRoute
+from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.ideas.schemas import TIME_FRAME_MAX, ListIdeaType, ListMarket
 from tradeideas.permissions import AnyUser
@@ -13,7 +13,7 @@ from tradeideas.trackrecords import service
 from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.schemas import TrackRecord, TrackRecordSummary
 
-router = APIRouter(route_class=AppRoute, prefix="/api", tags=["track records"])
+router = api_router(prefix="/api", tags=["track records"])
 
 
 Answers = Annotated[TrackRecordCache, Depends(component(TrackRecordCache))]
