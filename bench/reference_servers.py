@@ -4,6 +4,8 @@
   for "a request through uvicorn that answers the same bytes".
 - `fastapi_bare`: the same through one FastAPI route with no dependency, parameter or middleware: the floor
   for any request that goes through a FastAPI route.
+- `bare_with_headers`: `bare` plus the response headers every API answer of the app carries (security headers,
+  `cache-control`, a request id): what writing those headers alone costs uvicorn.
 - `asyncpg_orjson`: the same SQL the app runs for one uncached request (session, page, images, the
   customer's seen state), through one asyncpg pool, rows encoded with orjson: the floor for the database path.
 """
@@ -23,6 +25,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from tradeideas.core.middleware import API_HEADERS
+
 BODY = Path(os.environ.get("BENCH_BODY_FILE", "/dev/null")).read_bytes()
 LIMIT = int(os.environ.get("BENCH_LIMIT", "100"))
 
@@ -32,6 +36,15 @@ async def bare_endpoint(_request: Request) -> Response:
 
 
 bare = Starlette(routes=[Route("/api/trade-ideas", bare_endpoint)])
+
+HEADERS = {k.decode(): v.decode() for k, v in [*API_HEADERS, (b"x-request-id", b"0123456789abcdef")]}
+
+
+async def bare_with_headers_endpoint(_request: Request) -> Response:
+    return Response(BODY, media_type="application/json", headers=HEADERS)
+
+
+bare_with_headers = Starlette(routes=[Route("/api/trade-ideas", bare_with_headers_endpoint)])
 
 fastapi_bare = FastAPI(openapi_url=None)
 fastapi_bare.add_api_route("/api/trade-ideas", bare_endpoint, include_in_schema=False)

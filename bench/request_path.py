@@ -2,10 +2,11 @@
 
 The request is the one the SPA sends on a customer's market page,
     GET /api/trade-ideas?market=forex&status=active&limit=100
-as 64 different customers. Four single-process uvicorn servers (uvloop + httptools) are measured back to
+as 64 different customers. Six single-process uvicorn servers (uvloop + httptools) are measured back to
 back in one run, so the ratios hold on a shared, noisy machine:
 
 - `bare`: Starlette returning the same bytes from memory (the floor for a request through uvicorn);
+- `bare + headers`: the same with the response headers every API answer of the app carries;
 - `fastapi bare`: the same through one FastAPI route with no dependency (the floor for a FastAPI route);
 - `app cached`: the app with its default caches;
 - `asyncpg`: the same SQL as one uncached app request, through asyncpg, rows encoded with orjson;
@@ -99,7 +100,7 @@ def main() -> None:
         if size > have:
             asyncio.run(base.insert_postgres(settings, have, size))
             have = size
-        ports = [base.free_port() for _ in range(5)]
+        ports = [base.free_port() for _ in range(6)]
         app_env = {"DATABASE_URL": base.PG_URL, "DATA_DIR": str(data_dir), "DEMO_PASSWORD": base.PASSWORD}
         app_env |= {"LOG_LEVEL": "warning", "STATIC_DIR": str(data_dir / "no-spa")}
         proc = start(uvicorn("tradeideas.app:create_app", ports[0], True), args.app_dir, app_env, ports[0])
@@ -116,6 +117,11 @@ def main() -> None:
             proc.wait(timeout=30)
         servers = {
             "bare": (uvicorn("reference_servers:bare", ports[1]), BENCH, {"BENCH_BODY_FILE": str(body_file)}),
+            "bare + headers": (
+                uvicorn("reference_servers:bare_with_headers", ports[5]),
+                BENCH,
+                {"BENCH_BODY_FILE": str(body_file)},
+            ),
             "fastapi bare": (
                 uvicorn("reference_servers:fastapi_bare", ports[4]),
                 BENCH,
@@ -139,7 +145,7 @@ def main() -> None:
         print(f"\n{size:,} ideas (load average {Path('/proc/loadavg').read_text().split()[0]})")
         print("| server | req/s | p50 (ms) | p99 (ms) | errors | server CPU / request (µs) |")
         print("|---|---|---|---|---|---|")
-        for name in ("bare", "fastapi bare", "app cached", "asyncpg", "app uncached"):
+        for name in ("bare", "bare + headers", "fastapi bare", "app cached", "asyncpg", "app uncached"):
             r = rows[name]
             print(
                 f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']:.0f} "
@@ -150,6 +156,8 @@ def main() -> None:
         floor = rows["fastapi bare"]["cpu_us_per_request"] / rows["bare"]["cpu_us_per_request"]
         print(f"ratio app cached / bare: {cached:.2f} (target <= 2.5); app uncached / asyncpg: {uncached:.2f} (<= 2)")
         print(f"ratio fastapi bare / bare: {floor:.2f} (what any FastAPI route costs before its own code)")
+        headers = rows["bare + headers"]["cpu_us_per_request"] / rows["bare"]["cpu_us_per_request"]
+        print(f"ratio bare + headers / bare: {headers:.2f} (what writing the app's response headers costs uvicorn)")
         sys.stdout.flush()
 
 
