@@ -1,6 +1,6 @@
 import useEmblaCarousel from "embla-carousel-react";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { Children, isValidElement, useCallback, useEffect, useState, type Key, type KeyboardEvent, type ReactNode } from "react";
+import { Children, isValidElement, useCallback, useEffect, useRef, useState, type Key, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "./cn";
 
 /** Slides rendered before the carousel has measured itself: what the widest layout (3 per view) shows first. */
@@ -33,7 +33,16 @@ export function Carousel({
   const slides = Children.toArray(children);
   const keys: Key[] = slides.map((slide, index) => (isValidElement(slide) && slide.key !== null ? slide.key : index));
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
-  const [viewportRef, embla] = useEmblaCarousel({ loop, align: "start", containScroll: loop ? false : "trimSnaps" });
+  const [attachViewport, embla] = useEmblaCarousel({ loop, align: "start", containScroll: loop ? false : "trimSnaps" });
+  // Embla's hook is a ref callback that sets state. Called by React while it commits, that would be a
+  // synchronous update: React would re-render at once and, first, run every pending effect of the page
+  // (embla's measuring, the page's data requests), all before the browser could paint the cards. Handed
+  // over from an effect, the viewport is measured after the first paint; nothing moves, as the slides
+  // are laid out by CSS alone.
+  const viewportRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    attachViewport(viewportRef.current);
+  }, [attachViewport]);
   const [canPrev, setCanPrev] = useState(false);
   const [canNext, setCanNext] = useState(false);
   const [selected, setSelected] = useState(0);
