@@ -1,5 +1,6 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { Suspense, lazy, useState, useSyncExternalStore, type ReactNode } from "react";
+import { subscribeToToastRequests, toastRequested } from "../lib/notify";
 import { createQueryClient } from "./queryClient";
 
 function subscribeToThemeClass(onChange: () => void) {
@@ -16,7 +17,7 @@ function useHtmlTheme(): "dark" | "light" {
   );
 }
 
-/** Loaded after the first screen: toasts are never part of the first paint. */
+/** Mounted, and fetched, with the first toast (lib/notify): toasts are never part of a first paint. */
 const Toaster = lazy(async () => ({ default: (await import("sonner")).Toaster }));
 
 const DESKTOP_QUERY = "(min-width: 640px)";
@@ -40,12 +41,15 @@ export function Providers({ children, client }: { children: ReactNode; client?: 
   const [queryClient] = useState(() => client ?? createQueryClient());
   const theme = useHtmlTheme();
   const position = useToastPosition();
+  const toasting = useSyncExternalStore(subscribeToToastRequests, toastRequested, () => false);
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Suspense fallback={null}>
-        <Toaster theme={theme} visibleToasts={1} duration={5000} richColors position={position} closeButton />
-      </Suspense>
+      {toasting ? (
+        <Suspense fallback={null}>
+          <Toaster theme={theme} visibleToasts={1} duration={5000} richColors position={position} closeButton />
+        </Suspense>
+      ) : null}
     </QueryClientProvider>
   );
 }

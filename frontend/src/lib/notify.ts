@@ -1,9 +1,37 @@
 import type { ExternalToast } from "sonner";
 
 /**
- * A toast from the login pages, which load sonner on demand (the first page's JavaScript stays small;
- * every other screen imports `toast` from sonner directly).
+ * Toasts. Sonner (and its Toaster, mounted by the app) is fetched with the first toast: no screen needs it
+ * for its first paint, and a first screen's download stays smaller without it. Import `toast` from here,
+ * never from sonner.
  */
-export function notify(kind: "message" | "success", title: string, options?: ExternalToast): void {
-  void import("sonner").then(({ toast }) => (kind === "success" ? toast.success(title, options) : toast(title, options)));
+
+type Kind = "message" | "success" | "error";
+
+let asked = false;
+const listeners = new Set<() => void>();
+
+/** For `useSyncExternalStore`: whether any toast has been asked for (the app mounts the Toaster from then on). */
+export function subscribeToToastRequests(onChange: () => void): () => void {
+  listeners.add(onChange);
+  return () => listeners.delete(onChange);
 }
+
+export function toastRequested(): boolean {
+  return asked;
+}
+
+function show(kind: Kind, title: string, options?: ExternalToast): void {
+  if (!asked) {
+    asked = true;
+    for (const listener of listeners) listener();
+  }
+  // The Toaster shows toasts created before it subscribed, so the order of the two loads does not matter.
+  void import("sonner").then(({ toast: sonner }) => (kind === "message" ? sonner(title, options) : sonner[kind](title, options)));
+}
+
+export const toast = {
+  message: (title: string, options?: ExternalToast) => show("message", title, options),
+  success: (title: string, options?: ExternalToast) => show("success", title, options),
+  error: (title: string, options?: ExternalToast) => show("error", title, options),
+};

@@ -3,7 +3,7 @@ import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { ErrorAlert } from "../../components/ErrorAlert";
-import { notify } from "../../lib/notify";
+import { toast } from "../../lib/notify";
 import { LinkBox } from "./LinkBox";
 import type { Member } from "./types";
 import { useCreatePasswordReset } from "./useCreatePasswordReset";
@@ -22,7 +22,7 @@ export function MemberActions({ member, isSelf }: { member: Member; isSelf: bool
   const [resetOpen, setResetOpen] = useState(false);
   const who = member.email;
   const run = (kind: MemberAction) =>
-    action.mutate({ action: kind, memberId: member.id }, { onSuccess: () => notify("success", DONE[kind], { description: who }) });
+    action.mutate({ action: kind, memberId: member.id }, { onSuccess: () => toast.success(DONE[kind], { description: who }) });
 
   return (
     <div className="flex flex-wrap gap-1.5">

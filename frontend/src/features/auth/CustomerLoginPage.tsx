@@ -1,7 +1,7 @@
 import { BellRing, TrendingUp } from "lucide-react";
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { notify } from "../../lib/notify";
+import { toast } from "../../lib/notify";
 import { Disclaimer } from "../../components/Disclaimer";
 import { ExternalLink } from "../../components/ExternalLink";
 import { PrivacyPolicyDialog, TermsOfUseDialog } from "./LegalDialogs";
@@ -15,7 +15,7 @@ export function CustomerLoginPage() {
   const config = useAppConfigValue();
 
   const unlock = useCallback(() => {
-    notify("message", "Educator Access Unlocked", { description: "Redirecting to educator login..." });
+    toast.message("Educator Access Unlocked", { description: "Redirecting to educator login..." });
     void navigate("/zinrai-educators-1");
   }, [navigate]);
   const onPageClick = useHiddenEducatorEntry(unlock);

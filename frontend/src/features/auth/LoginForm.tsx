@@ -1,7 +1,7 @@
 import { AlertCircle, Lock, Mail } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { notify } from "../../lib/notify";
+import { toast } from "../../lib/notify";
 import type { Role } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
@@ -31,7 +31,7 @@ export function LoginForm({ role, submitLabel }: { role: Role; submitLabel: stri
       { email: email.trim(), password, selectedRole: role },
       {
         onSuccess: (response) => {
-          notify("success", "Login Successful", { description: `Welcome back, ${response.user.firstName}!` });
+          toast.success("Login Successful", { description: `Welcome back, ${response.user.firstName}!` });
           void navigate(DESTINATION[role]);
         },
       },

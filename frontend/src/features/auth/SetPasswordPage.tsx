@@ -7,7 +7,7 @@ import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Spinner } from "../../components/Spinner";
-import { notify } from "../../lib/notify";
+import { toast } from "../../lib/notify";
 import { DESTINATION } from "./LoginForm";
 import { LoginShell } from "./LoginShell";
 import { useAccountLink, useSetPasswordWithLink, type LinkKind } from "./useAccountLink";
@@ -39,7 +39,7 @@ export function SetPasswordPage({ kind }: { kind: LinkKind }) {
     setProblem(null);
     setPassword.mutate(password, {
       onSuccess: (response) => {
-        notify("success", kind === "invite" ? "Account created" : "Password changed");
+        toast.success(kind === "invite" ? "Account created" : "Password changed");
         void navigate(DESTINATION[response.user.role], { replace: true });
       },
     });

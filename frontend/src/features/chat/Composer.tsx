@@ -1,6 +1,6 @@
 import { ImagePlus, SendHorizontal, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { Button } from "../../components/Button";
 import { Spinner } from "../../components/Spinner";
 import { canSend, isSendKey } from "../../lib/chatComposer";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { composeMessage } from "../../lib/chatComposer";

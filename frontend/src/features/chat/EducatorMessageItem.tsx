@@ -1,6 +1,6 @@
 import { Heart, Pencil, ThumbsUp, Trash2 } from "lucide-react";
 import { useId, useState, type KeyboardEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";

@@ -1,5 +1,5 @@
 import { Heart, ThumbsUp } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { cn } from "../../components/cn";
 import type { ChatMessage, ReactionKind } from "./types";

@@ -1,5 +1,5 @@
 import { ClipboardCopy } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { Button } from "../../components/Button";
 import { levelsBlock } from "../../lib/positionSize";
 import type { Idea } from "./types";

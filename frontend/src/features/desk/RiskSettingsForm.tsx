@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { ErrorAlert } from "../../components/ErrorAlert";

@@ -1,6 +1,6 @@
 import { Check, Copy } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { cn } from "../../components/cn";
 
 export const COPIED_MS = 2000;

@@ -1,6 +1,6 @@
 import { AlertCircle, PencilLine, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { ApiError, errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { cn } from "../../components/cn";

@@ -1,4 +1,4 @@
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { statusToast, type IdeaStatus } from "../../lib/ideaStatus";
 import type { Idea } from "./types";

@@ -1,6 +1,6 @@
 import { KeyRound } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";

@@ -1,6 +1,6 @@
 import { Camera, Mail, Pencil, Trash2 } from "lucide-react";
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { Avatar } from "../../components/Avatar";
 import { Button } from "../../components/Button";

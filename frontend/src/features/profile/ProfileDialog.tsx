@@ -1,7 +1,7 @@
 import { LogOut, User } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";

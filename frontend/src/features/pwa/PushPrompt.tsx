@@ -1,6 +1,6 @@
 import { BellRing, X } from "lucide-react";
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/notify";
 import { Button } from "../../components/Button";
 import { isDismissed, PUSH_PROMPT_DISMISSED_KEY, rememberDismissal } from "./dismissal";
 import { ensurePushSubscription, notificationPermission } from "./push";
