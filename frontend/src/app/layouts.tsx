@@ -1,15 +1,18 @@
-import { Suspense, lazy } from "react";
+import { Suspense, lazy, useSyncExternalStore } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { Outlet, useLocation } from "react-router";
 import { PageError } from "../components/PageError";
 import { FullPageSpinner } from "../components/Spinner";
 import { useAppConfigValue } from "../features/auth/useAppConfig";
+import { getInstallPrompt, subscribeInstallPrompt } from "../features/pwa/installPrompt";
+// Part of the first download (~0.3 KB): it must show when the network is gone, when its code could no
+// longer be fetched.
+import { OfflineBanner } from "../features/pwa/OfflineBanner";
 import { ScrollToTop } from "./ScrollToTop";
 import { SessionRefresher } from "./SessionRefresher";
 
-// Banners for rare moments (offline, installable): loaded after the first screen.
+// Fetched only once the browser offers to install the app, so that no first screen waits for it.
 const InstallBanner = lazy(async () => ({ default: (await import("../features/pwa/InstallBanner")).InstallBanner }));
-const OfflineBanner = lazy(async () => ({ default: (await import("../features/pwa/OfflineBanner")).OfflineBanner }));
 
 /** What a route declares in its `handle`: the page name used in the document title. */
 export interface RouteHandle {
@@ -24,22 +27,26 @@ export function DocumentTitle({ page }: { page: string | undefined }) {
 
 export function RootLayout() {
   const { pathname } = useLocation();
+  const installable = useSyncExternalStore(subscribeInstallPrompt, getInstallPrompt, () => null) !== null;
   return (
     <>
       <ScrollToTop />
       <SessionRefresher />
-      <Suspense fallback={null}>
-        <OfflineBanner />
-      </Suspense>
+      <OfflineBanner />
       {/* A screen that fails (its code could not be fetched, say) shows how to recover instead of a blank page; going elsewhere tries again. React logs the error. */}
       <ErrorBoundary FallbackComponent={PageError} resetKeys={[pathname]}>
         <Suspense fallback={<FullPageSpinner />}>
           <Outlet />
         </Suspense>
       </ErrorBoundary>
-      <Suspense fallback={null}>
-        <InstallBanner />
-      </Suspense>
+      {installable ? (
+        // The offer is an extra: if its code cannot be fetched, there is no banner.
+        <ErrorBoundary fallback={null}>
+          <Suspense fallback={null}>
+            <InstallBanner />
+          </Suspense>
+        </ErrorBoundary>
+      ) : null}
     </>
   );
 }
