@@ -1,12 +1,26 @@
-import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
-import { useState, type ReactNode } from "react";
-import { cn } from "./cn";
+import {
+  Suspense,
+  cloneElement,
+  createContext,
+  lazy,
+  useCallback,
+  useContext,
+  useId,
+  useRef,
+  useState,
+  type ButtonHTMLAttributes,
+  type ReactElement,
+  type ReactNode,
+  type Ref,
+} from "react";
+
+type TriggerProps = ButtonHTMLAttributes<HTMLElement> & { ref?: Ref<HTMLElement> };
 
 export interface DialogProps {
   title: string;
   description?: ReactNode;
-  trigger?: ReactNode;
+  /** The button that opens the dialog (it gets the dialog's aria attributes and its click). */
+  trigger?: ReactElement<TriggerProps>;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
   children: ReactNode;
@@ -14,56 +28,98 @@ export interface DialogProps {
   className?: string;
 }
 
+let panel: Promise<typeof import("./overlays/DialogPanel")> | undefined;
+
+/** Fetches the open dialog's code (Radix) once; called as soon as someone is about to open a dialog. */
+function loadPanel() {
+  if (panel === undefined) {
+    panel = import("./overlays/DialogPanel");
+    panel.catch(() => {
+      panel = undefined; // a failed download is tried again next time
+    });
+  }
+  return panel;
+}
+
+const DialogPanel = lazy(async () => ({ default: (await loadPanel()).DialogPanel }));
+
+const CloseDialog = createContext<() => void>(() => undefined);
+
 /**
- * Modal dialog (Radix) with a title, a close button and a scrollable body.
+ * Modal dialog with a title, a close button and a scrollable body.
  *
- * Its portal is rendered only while open (there is no closing animation to wait for). A closed Radix portal
- * still mounts a presence tracker per part, and each one updates its state as the page first commits: React
- * treats such updates as synchronous, so it re-renders and runs every pending effect of the page (the
- * carousel's measuring, the data requests) before the browser may paint. A market page has a dialog per card.
+ * Only the trigger is drawn while closed; the dialog itself (Radix) is fetched when a pointer or the keyboard
+ * reaches the trigger, and drawn while open. A market page has a dialog on every card and in its header: with
+ * Radix mounted for each, the page's first download was ~25 KB larger, and the closed dialogs' presence
+ * trackers each set state while React committed the page, synchronous updates that made React run every
+ * pending effect before the browser could paint.
  */
 export function Dialog({ title, description, trigger, open, onOpenChange, children, footer, className }: DialogProps) {
   const [openHere, setOpenHere] = useState(false); // when the caller does not control `open`
   const isOpen = open ?? openHere;
+  const contentId = useId();
+  const triggerNode = useRef<HTMLElement | null>(null);
+  const trackTrigger = useCallback((node: HTMLElement | null) => {
+    triggerNode.current = node;
+  }, []);
   const changeOpen = (next: boolean) => {
     setOpenHere(next);
     onOpenChange?.(next);
   };
+  const close = () => changeOpen(false);
+
   return (
-    <DialogPrimitive.Root open={isOpen} onOpenChange={changeOpen}>
-      {trigger ? <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger> : null}
-      {isOpen ? (
-        <DialogPrimitive.Portal>
-          <DialogPrimitive.Overlay className="animate-overlay-in fixed inset-0 z-50 bg-black/70 backdrop-blur-sm" />
-          <DialogPrimitive.Content
-            className={cn(
-              "animate-content-in fixed left-1/2 top-1/2 z-50 flex max-h-[85dvh] w-[calc(100vw-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col",
-              "rounded-2xl border border-line bg-card text-fg shadow-2xl focus:outline-none",
-              className,
-            )}
-            {...(description ? {} : { "aria-describedby": undefined })}
-          >
-            <div className="flex items-start justify-between gap-4 border-b border-line px-5 py-4">
-              <div>
-                <DialogPrimitive.Title className="text-lg font-bold">{title}</DialogPrimitive.Title>
-                {description ? (
-                  <DialogPrimitive.Description className="mt-1 text-sm text-muted">{description}</DialogPrimitive.Description>
-              ) : null}
-            </div>
-            <DialogPrimitive.Close
-              aria-label="Close"
-              className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-muted sm:h-9 sm:w-9 hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
-            >
-              <X className="h-5 w-5" aria-hidden="true" />
-            </DialogPrimitive.Close>
-          </div>
-          <div className="overflow-y-auto px-5 py-4">{children}</div>
-          {footer ? <div className="border-t border-line px-5 py-3">{footer}</div> : null}
-        </DialogPrimitive.Content>
-      </DialogPrimitive.Portal>
+    <>
+      {trigger ? (
+        <Slot
+          ref={trackTrigger}
+          aria-haspopup="dialog"
+          aria-expanded={isOpen}
+          aria-controls={isOpen ? contentId : undefined}
+          data-state={isOpen ? "open" : "closed"}
+          onPointerEnter={() => void loadPanel()}
+          onFocus={() => void loadPanel()}
+          onClick={() => changeOpen(true)}
+        >
+          {trigger}
+        </Slot>
       ) : null}
-    </DialogPrimitive.Root>
+      {isOpen ? (
+        <CloseDialog.Provider value={close}>
+          <Suspense fallback={null}>
+            <DialogPanel id={contentId} title={title} description={description} onClose={close} returnFocus={() => triggerNode.current?.focus()} footer={footer} className={className}>
+              {children}
+            </DialogPanel>
+          </Suspense>
+        </CloseDialog.Provider>
+      ) : null}
+    </>
   );
 }
 
-export const DialogClose = DialogPrimitive.Close;
+/** Closes the dialog it is in when its child (a button) is clicked. */
+export function DialogClose({ children }: { children: ReactElement<TriggerProps> }) {
+  return <Slot onClick={useContext(CloseDialog)}>{children}</Slot>;
+}
+
+/**
+ * Renders its child element with these props added; the child's own handlers run first, and one that calls
+ * `preventDefault` stops ours (as Radix's `asChild` does).
+ */
+function Slot({ children, ...props }: TriggerProps & { children: ReactElement<TriggerProps> }) {
+  const own = children.props;
+  return cloneElement(children, {
+    ...props,
+    onClick: chain(own.onClick, props.onClick),
+    onFocus: chain(own.onFocus, props.onFocus),
+    onPointerEnter: chain(own.onPointerEnter, props.onPointerEnter),
+  });
+}
+
+function chain<E extends { defaultPrevented: boolean }>(theirs?: (event: E) => void, ours?: (event: E) => void) {
+  if (!theirs || !ours) return theirs ?? ours;
+  return (event: E) => {
+    theirs(event);
+    if (!event.defaultPrevented) ours(event);
+  };
+}

@@ -13,7 +13,7 @@ export function LegalDialogBody({ kind, open, onOpenChange }: { kind: "terms" | 
       onOpenChange={onOpenChange}
       footer={
         <div className="flex justify-end">
-          <DialogClose asChild>
+          <DialogClose>
             <Button size="sm">Close</Button>
           </DialogClose>
         </div>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ConfirmDialog } from "../../components/overlays/ConfirmDialog";
 import { composeMessage } from "../../lib/chatComposer";
 import { resizeImage } from "../../lib/photos";
 import { ChatHeader } from "./ChatHeader";

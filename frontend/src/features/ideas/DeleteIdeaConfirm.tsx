@@ -1,4 +1,4 @@
-import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ConfirmDialog } from "../../components/overlays/ConfirmDialog";
 
 /** The spec's "Delete Trade Idea" confirmation, for every educator view of a card. */
 export function DeleteIdeaConfirm({ open, onOpenChange, onConfirm }: { open: boolean; onOpenChange: (open: boolean) => void; onConfirm: () => void }) {

@@ -1,8 +1,11 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import type { ReactNode } from "react";
-import { buttonClasses } from "./Button";
+import { buttonClasses } from "../Button";
 
-/** A confirmation (Radix AlertDialog): Cancel, or the confirm action. Its portal is rendered only while open (see Dialog). */
+/**
+ * A confirmation (Radix AlertDialog): Cancel, or the confirm action. Its portal is rendered only while open: a
+ * closed one still mounts presence trackers, which set state while React commits the page (see Dialog).
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
