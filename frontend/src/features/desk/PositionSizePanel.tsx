@@ -36,41 +36,47 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
           <ChevronDown className={cn("h-4 w-4 text-muted transition-transform", open && "rotate-180")} aria-hidden="true" />
         </button>
       </h3>
+      {/* The body is drawn only while shown (or while its settings form is open): a collapsed panel on every card
+          would otherwise format figures nobody sees, and the first number format a page makes is slow to set up. */}
       <div id={`${id}-panel`} hidden={!open} className="space-y-3 px-3 pb-3">
-        {settings ? (
-          <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
-            <span>
-              Account {formatAmount(settings.accountSize)} {settings.accountCurrency} · Risk {settings.riskPercent}% · Leverage {settings.leverage}×
-            </span>
-            <button type="button" onClick={() => setEditing(!editing)} className="min-h-11 font-semibold text-emerald-600 hover:underline dark:text-emerald-400 sm:min-h-0">
-              {editing ? "Close" : "Change"}
-            </button>
-          </p>
+        {open || editing ? (
+          <>
+            {settings ? (
+              <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
+                <span>
+                  Account {formatAmount(settings.accountSize)} {settings.accountCurrency} · Risk {settings.riskPercent}% · Leverage {settings.leverage}×
+                </span>
+                <button type="button" onClick={() => setEditing(!editing)} className="min-h-11 font-semibold text-emerald-600 hover:underline dark:text-emerald-400 sm:min-h-0">
+                  {editing ? "Close" : "Change"}
+                </button>
+              </p>
+            ) : null}
+            {editing ? <RiskSettingsForm compact onSaved={() => setEditing(false)} /> : null}
+            {rateCurrency && settings ? (
+              <div>
+                <Label htmlFor={`${id}-rate`} className="text-xs">
+                  {rateCurrency} → {settings.accountCurrency} rate
+                </Label>
+                <Input
+                  id={`${id}-rate`}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder={`1 ${rateCurrency} in ${settings.accountCurrency}`}
+                  value={rate}
+                  onChange={(e) => setRate(e.target.value)}
+                  className="h-11 px-3 text-sm"
+                />
+              </div>
+            ) : null}
+            {result === null ? null : result.ok ? (
+              <SizingFigures sizing={result} currency={settings?.accountCurrency ?? ""} />
+            ) : (
+              <p role="status" className="text-sm text-muted">
+                {result.message}
+              </p>
+            )}
+          </>
         ) : null}
-        {editing ? <RiskSettingsForm compact onSaved={() => setEditing(false)} /> : null}
-        {rateCurrency && settings ? (
-          <div>
-            <Label htmlFor={`${id}-rate`} className="text-xs">
-              {rateCurrency} → {settings.accountCurrency} rate
-            </Label>
-            <Input
-              id={`${id}-rate`}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={`1 ${rateCurrency} in ${settings.accountCurrency}`}
-              value={rate}
-              onChange={(e) => setRate(e.target.value)}
-              className="h-11 px-3 text-sm"
-            />
-          </div>
-        ) : null}
-        {result === null ? null : result.ok ? (
-          <SizingFigures sizing={result} currency={settings?.accountCurrency ?? ""} />
-        ) : (
-          <p role="status" className="text-sm text-muted">
-            {result.message}
-          </p>
-        )}
       </div>
     </section>
   );
