@@ -81,17 +81,26 @@ export default defineConfig(({ mode }) => ({
         codeSplitting: {
           groups: [
             // React changes least often: its own long-cached chunk.
-            { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie)[\\/]/, priority: 4 },
+            { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie)[\\/]/, priority: 6 },
             // What the first route runs stays in its own chunks (the 120 KB budget), so the group
             // below never pulls the login page's modules into a chunk the login page would then load.
-            { name: "index", tags: ["$initial"], priority: 3 },
+            { name: "index", tags: ["$initial"], priority: 5 },
             // The shared building blocks of the signed-in screens (UI primitives, pure helpers, the API
-            // client, dialogs, menus, the carousel, icons) in one chunk instead of ~30 of 1-2 KB: phones
-            // on HTTP/1.1 fetch six files at a time, so a screen made of many tiny chunks waits several
-            // round trips before it can render (decision 0039). Screens and their features stay split,
-            // so customers never download the educator or admin screens.
-            { name: "shared", test: SHARED_MODULES, priority: 2 },
-            { name: "overlays", test: OVERLAY_MODULES, priority: 1 },
+            // client, the carousel, icons) in one chunk instead of ~30 of 1-2 KB: phones on HTTP/1.1 fetch
+            // six files at a time, so a screen made of many tiny chunks waits several round trips before it
+            // can render (decision 0039). Screens and their features stay split, so customers never
+            // download the educator or admin screens.
+            { name: "shared", test: SHARED_MODULES, priority: 4 },
+            // Open dialogs and menus: fetched when someone reaches for one (decision 0043).
+            { name: "overlays", test: OVERLAY_MODULES, priority: 3 },
+            // What every signed-in page runs beside its screen (the live stream, the push prompt, each
+            // feature's event handlers), with the small modules it shares with screens: one file instead of
+            // five.
+            { name: "session", test: /src[\\/]app[\\/]SignedIn\.tsx$/, priority: 2 },
+            // A customer's market page and the desk on its cards, with the small modules they share with
+            // other screens (the idea card, the list states, the counts, the journal): one file instead
+            // of nine, the most common first screen. Other screens that use those modules load it too.
+            { name: "market", test: /src[\\/]features[\\/](ideas[\\/]MarketDashboardPage|desk[\\/]DeskExtras)\.tsx$/, priority: 1 },
           ],
         },
       },
