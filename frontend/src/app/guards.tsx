@@ -1,5 +1,5 @@
 import { RefreshCw } from "lucide-react";
-import { lazy } from "react";
+import { lazy, useDeferredValue } from "react";
 import { Navigate, Outlet } from "react-router";
 import { errorMessage } from "../api/errors";
 import { Button } from "../components/Button";
@@ -29,13 +29,19 @@ function SessionError({ error, onRetry }: { error: unknown; onRetry: () => void 
 /** Signed-in users only; others go to /login. */
 export function RequireAuth() {
   const { data: user, isPending, isError, error, refetch } = useCurrentUser();
+  // The session is often the last of a first screen's requests to answer, and TanStack Query delivers it as a
+  // synchronous update (useSyncExternalStore): rendered from it, the whole screen, cards included, was one long
+  // task. Rendered from a deferred copy, it is drawn in slices that let the browser breathe; the spinner stays
+  // until it is ready.
+  const shownUser = useDeferredValue(user);
   if (isPending) return <FullPageSpinner />;
   if (isError && user === undefined) return <SessionError error={error} onRetry={() => void refetch()} />;
   if (!user) return <Navigate to="/login" replace />;
   if (user.role === "admin") return <Navigate to="/admin" replace />; // admins use the admin area only
+  if (!shownUser) return <FullPageSpinner />;
   return (
     <>
-      <SignedIn user={user} />
+      <SignedIn user={shownUser} />
       <WithIdeaExtras>
         <Outlet />
       </WithIdeaExtras>
