@@ -96,11 +96,13 @@ export default defineConfig(({ mode }) => ({
             // What every signed-in page runs beside its screen (the live stream, the push prompt, each
             // feature's event handlers), with the small modules it shares with screens: one file instead of
             // five.
-            { name: "session", test: /src[\\/]app[\\/]SignedIn\.tsx$/, priority: 2 },
+            { name: "SignedIn", test: /src[\\/]app[\\/]SignedIn\.tsx$/, priority: 2 },
             // A customer's market page and the desk on its cards, with the small modules they share with
             // other screens (the idea card, the list states, the counts, the journal): one file instead
             // of nine, the most common first screen. Other screens that use those modules load it too.
-            { name: "market", test: /src[\\/]features[\\/](ideas[\\/]MarketDashboardPage|desk[\\/]DeskExtras)\.tsx$/, priority: 1 },
+            // (Both groups keep their screen's name: e2e/test_quality reads file names to check that
+            // customers never download educator screens.)
+            { name: "MarketDashboardPage", test: /src[\\/]features[\\/](ideas[\\/]MarketDashboardPage|desk[\\/]DeskExtras)\.tsx$/, priority: 1 },
           ],
         },
       },

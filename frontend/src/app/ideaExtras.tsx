@@ -7,6 +7,7 @@ const EducatorName = lazy(async () => ({ default: (await import("../features/pro
 const NO_EXTRAS: IdeaExtras = {};
 
 let customerExtras: Promise<IdeaExtras> | undefined;
+let customerExtrasFailed = false;
 
 /**
  * The customer's card extras (the desk). Their code is not part of any first screen's download, but a
@@ -24,10 +25,19 @@ export function loadCustomerExtras(): Promise<IdeaExtras> {
       </Suspense>
     ),
   }));
+  // A failed download stays failed, so that the page shows its error (with a reload button) instead of
+  // asking again on every render; leaving the failed screen tries again (forgetFailedCustomerExtras).
   customerExtras.catch(() => {
-    customerExtras = undefined; // a failed download is tried again on the next render
+    customerExtrasFailed = true;
   });
   return customerExtras;
+}
+
+/** Lets the next render fetch the desk again if its last download failed (the app calls it when a failed screen is left). */
+export function forgetFailedCustomerExtras() {
+  if (!customerExtrasFailed) return;
+  customerExtras = undefined;
+  customerExtrasFailed = false;
 }
 
 function CustomerExtras({ children }: { children: ReactNode }) {

@@ -8,6 +8,7 @@ import { getInstallPrompt, subscribeInstallPrompt } from "../features/pwa/instal
 // Part of the first download (~0.3 KB): it must show when the network is gone, when its code could no
 // longer be fetched.
 import { OfflineBanner } from "../features/pwa/OfflineBanner";
+import { forgetFailedCustomerExtras } from "./ideaExtras";
 import { ScrollToTop } from "./ScrollToTop";
 import { SessionRefresher } from "./SessionRefresher";
 
@@ -34,7 +35,7 @@ export function RootLayout() {
       <SessionRefresher />
       <OfflineBanner />
       {/* A screen that fails (its code could not be fetched, say) shows how to recover instead of a blank page; going elsewhere tries again. React logs the error. */}
-      <ErrorBoundary FallbackComponent={PageError} resetKeys={[pathname]}>
+      <ErrorBoundary FallbackComponent={PageError} resetKeys={[pathname]} onReset={forgetFailedCustomerExtras}>
         <Suspense fallback={<FullPageSpinner />}>
           <Outlet />
         </Suspense>
