@@ -8,6 +8,7 @@ import { ThemeToggle } from "../../components/ThemeToggle";
 import type { Market } from "../../lib/session";
 import { NotificationSettingsDialog } from "./NotificationSettingsDialog";
 import { UnseenBell } from "./UnseenBell";
+import { useUnseenCounts } from "./useUnseenCounts";
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -15,22 +16,23 @@ const navClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "bg-emerald-500/15 text-emerald-600 dark:text-emerald-300" : "text-muted hover:bg-card-hover hover:text-fg",
   );
 
+/** The bell with the unseen total across markets, from its own subscription (the header does not re-render when it arrives). */
+function CountingBell() {
+  const unseen = useUnseenCounts();
+  return <UnseenBell count={unseen.data?.total} failed={unseen.isError} />;
+}
+
 export function CustomerHeader({
   appName,
   market,
   onLogout,
   loggingOut,
-  unseen,
-  unseenFailed = false,
   isCustomer = true,
 }: {
+  /** Customers get the unseen-ideas bell and the notification settings. */
   isCustomer?: boolean;
   appName: string;
   market: Market;
-  /** The unseen total, undefined while it loads. */
-  unseen: number | undefined;
-  /** The unseen counts could not be loaded. */
-  unseenFailed?: boolean;
   onLogout: () => void;
   loggingOut: boolean;
 }) {
@@ -69,7 +71,7 @@ export function CustomerHeader({
         <div className="flex items-center gap-2">
           {isCustomer ? (
             <>
-              <UnseenBell count={unseen} failed={unseenFailed} />
+              <CountingBell />
               <NotificationSettingsDialog />
             </>
           ) : null}

@@ -11,8 +11,6 @@ import { CustomerHeader } from "./CustomerHeader";
 import { IdeaCard } from "./IdeaCard";
 import { activeIdeasQueryOptions, unseenFirst } from "./useActiveIdeas";
 import { useMarkSeen } from "./useMarkSeen";
-import { useNotificationSettings } from "./useNotificationSettings";
-import { useUnseenCounts } from "./useUnseenCounts";
 import { IdeaListPending, ListLoading, isListPending } from "./IdeaListPending";
 import type { Idea } from "./types";
 
@@ -68,9 +66,9 @@ function useSeenBatcher() {
 export function MarketDashboardPage({ config, user, onLogout, loggingOut, market }: SessionProps & { market: Market }) {
   const label = MARKET_LABEL[market];
   const isCustomer = user.role === "customer";
-  const unseen = useUnseenCounts(isCustomer);
-  // Loaded so that a new idea's NEW tag and unseen count are known from its event, without a request.
-  useNotificationSettings(isCustomer);
+  // The unseen counts and the notification settings (which make a new idea's NEW tag and count known from
+  // its event, without a request) are loaded by the header's bell and settings dialog, not here: their
+  // answers then re-render those alone, not the page and its carousel.
   const ideas = useQuery({ ...activeIdeasQueryOptions(market), select: (page) => unseenFirst(page.items) });
   const list = useMemo(() => ideas.data ?? NO_IDEAS, [ideas.data]);
   // Ideas already loaded when the page opens (asked for at startup, or cached) render with the page, in
@@ -92,7 +90,7 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
 
   return (
     <div className="flex min-h-dvh flex-col bg-surface">
-      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} unseen={unseen.data?.total} unseenFailed={unseen.isError} isCustomer={isCustomer} />
+      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} isCustomer={isCustomer} />
       {/* While the cards are on their way the page keeps a screen's height, so the footer does not jump down when they arrive. */}
       <main className={cn("mx-auto w-full max-w-6xl flex-1 px-4 py-8", loading && "min-h-dvh")}>
         <h1 className="text-2xl font-bold text-fg">{label} Trade Ideas</h1>
