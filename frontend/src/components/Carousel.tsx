@@ -1,6 +1,6 @@
 import useEmblaCarousel from "embla-carousel-react";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { Children, isValidElement, useCallback, useEffect, useRef, useState, type Key, type KeyboardEvent, type ReactNode } from "react";
+import { Children, isValidElement, startTransition, useCallback, useEffect, useMemo, useRef, useState, type Key, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "./cn";
 
 /** Slides rendered before the carousel has measured itself: what the widest layout (3 per view) shows first. */
@@ -33,7 +33,9 @@ export function Carousel({
   const slides = Children.toArray(children);
   const keys: Key[] = slides.map((slide, index) => (isValidElement(slide) && slide.key !== null ? slide.key : index));
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
-  const [attachViewport, embla] = useEmblaCarousel({ loop, align: "start", containScroll: loop ? false : "trimSnaps" });
+  // The same options object from render to render: embla's hook compares (and re-applies) them whenever it changes.
+  const options = useMemo(() => ({ loop, align: "start", containScroll: loop ? false : "trimSnaps" }) as const, [loop]);
+  const [attachViewport, embla] = useEmblaCarousel(options);
   // Embla's hook is a ref callback that sets state. Called by React while it commits, that would be a
   // synchronous update: React would re-render at once and, first, run every pending effect of the page
   // (embla's measuring, the page's data requests), all before the browser could paint the cards. Handed
@@ -69,10 +71,14 @@ export function Carousel({
         if (key !== undefined) wanted.add(key);
       }
     }
-    setShown((previous) => {
-      const added = [...wanted].filter((key) => !previous.has(key));
-      return added.length === 0 ? previous : new Set([...previous, ...added]);
-    });
+    // In a transition: the slides drawn here are next to the view, not in it, so React may draw them in
+    // slices that let the browser handle input meanwhile.
+    startTransition(() =>
+      setShown((previous) => {
+        const added = [...wanted].filter((key) => !previous.has(key));
+        return added.length === 0 ? previous : new Set([...previous, ...added]);
+      }),
+    );
   }, [embla, loop]);
 
   useEffect(() => {
