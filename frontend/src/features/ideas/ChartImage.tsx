@@ -41,7 +41,9 @@ export function ChartImage({
           src={url}
           alt={alt}
           loading={priority ? "eager" : "lazy"}
-          fetchPriority={priority ? "high" : "auto"}
+          // A chart on a list is secondary to the cards' text and the page's data and code: even in view,
+          // it waits its turn behind them on a slow network.
+          fetchPriority={priority ? "high" : "low"}
           decoding="async"
           onError={next}
           className="h-40 w-full object-cover transition-transform group-hover:scale-[1.02]"
