@@ -34,9 +34,13 @@ measure() { # name path [extra lighthouse flags...]
   local name="$1" path="$2"
   shift 2
   for run in $(seq 1 "$RUNS"); do
-    "${LIGHTHOUSE[@]}" "$BASE_URL$path" --quiet --output=json --output-path="$OUT/$name-$run.json" \
-      --only-categories=performance,accessibility,best-practices \
-      --chrome-flags="--headless=new --no-sandbox --disable-gpu" "$@" >/dev/null
+    # Lighthouse sometimes fails to record the trace on a busy machine (NO_NAVSTART): such a run is tried again.
+    for attempt in 1 2 3; do
+      "${LIGHTHOUSE[@]}" "$BASE_URL$path" --quiet --output=json --output-path="$OUT/$name-$run.json" \
+        --only-categories=performance,accessibility,best-practices \
+        --chrome-flags="--headless=new --no-sandbox --disable-gpu" "$@" >/dev/null && break
+      [ "$attempt" -lt 3 ] || exit 1
+    done
   done
 }
 
