@@ -66,10 +66,20 @@ def _routes_as(page: Page, who: str) -> list[str]:
     return PUBLIC
 
 
+# True once every image in the viewport has loaded (or failed): until then an image's button is its border only.
+IMAGES_IN_VIEW_LOADED = """() => [...document.images].every((img) => {
+  const box = img.getBoundingClientRect();
+  const inView = box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth;
+  return !inView || img.complete;
+})"""
+
+
 def _settled(page: Page) -> None:
-    """Wait until the page shows its content (no loading spinners, the lazily loaded screen is in)."""
+    """Wait until the page shows its content (no loading spinners, the lazily loaded screen is in, the images in
+    view have arrived)."""
     expect(page.locator("h1").first).to_be_visible()
     expect(page.get_by_role("status").filter(has_text=re.compile("Loading"))).to_have_count(0)
+    page.wait_for_function(IMAGES_IN_VIEW_LOADED)
 
 
 def _problems_on_each_route(page: Page, who: str, check: Callable[[Page], list[str]]) -> dict[str, list[str]]:
