@@ -267,6 +267,20 @@ def test_reconnecting_notice_when_the_stream_drops(browser: Browser, base_url: s
         ctx.close()
 
 
+# Resolves once the number of idea cards on the page has not changed for ten frames: the carousel draws the
+# slides next to the view shortly after the first ones, once it has measured itself.
+_CARDS_SETTLED = """() => new Promise((resolve) => {
+  let last = -1, same = 0;
+  const tick = () => {
+    const count = document.querySelectorAll('article').length;
+    same = count === last ? same + 1 : 0;
+    last = count;
+    if (same >= 10) resolve(count); else requestAnimationFrame(tick);
+  };
+  tick();
+})"""
+
+
 def test_offline_the_dashboard_shows_the_ideas_last_loaded(browser: Browser, base_url: str) -> None:
     ctx = new_context(browser, base_url)
     try:
@@ -276,6 +290,7 @@ def test_offline_the_dashboard_shows_the_ideas_last_loaded(browser: Browser, bas
         page.goto("/customer/forex")
         expect(page.get_by_role("article").first).to_be_visible()
         assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+        page.evaluate(_CARDS_SETTLED)
         pairs = page.get_by_role("article").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
         cached = page.evaluate(
             "caches.open('api-offline').then(c => c.keys()).then(ks => ks.map(r => new URL(r.url).pathname))"
@@ -287,6 +302,7 @@ def test_offline_the_dashboard_shows_the_ideas_last_loaded(browser: Browser, bas
         expect(page.get_by_role("status").filter(has_text="You are offline")).to_be_visible()
         expect(page.get_by_role("heading", name="Forex Trade Ideas")).to_be_visible()
         expect(page.get_by_role("article").first).to_be_visible()
+        page.evaluate(_CARDS_SETTLED)
         assert page.get_by_role("article").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))") == pairs
         ctx.set_offline(False)
     finally:
