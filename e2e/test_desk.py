@@ -38,7 +38,7 @@ def test_a_market_page_appears_whole_so_nothing_moves_under_the_readers_eyes(bro
 
         # The desk's code arrives late, as on a slow phone network: the cards must not be drawn without it
         # and then grow by its height, pushing the chart down. (It ships in the market page's chunk since
-        # decision 0043; a separate DeskExtras chunk is delayed the same way.)
+        # decision 0045; a separate DeskExtras chunk is delayed the same way.)
         def slow_desk(route: Route) -> None:
             time.sleep(0.8)
             route.continue_()

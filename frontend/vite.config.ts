@@ -17,7 +17,7 @@ const SHARED_MODULES =
 
 /**
  * Open dialogs, menus, popovers and tabs: Radix with what it builds on. No first paint needs them; `Dialog` and
- * `Menu` load them when someone reaches for a trigger (decision 0043). The parts of Radix that the shared switch
+ * `Menu` load them when someone reaches for a trigger (decision 0045). The parts of Radix that the shared switch
  * uses are pulled into the shared chunk, which is captured first.
  */
 const OVERLAY_MODULES =
@@ -91,7 +91,7 @@ export default defineConfig(({ mode }) => ({
             // can render (decision 0039). Screens and their features stay split, so customers never
             // download the educator or admin screens.
             { name: "shared", test: SHARED_MODULES, priority: 4 },
-            // Open dialogs and menus: fetched when someone reaches for one (decision 0043).
+            // Open dialogs and menus: fetched when someone reaches for one (decision 0045).
             { name: "overlays", test: OVERLAY_MODULES, priority: 3 },
             // What every signed-in page runs beside its screen (the live stream, the push prompt, each
             // feature's event handlers), with the small modules it shares with screens: one file instead of

@@ -14,7 +14,7 @@ of dependencies (with their per-request cache, exit stacks and scopes), reports 
 serialises what the endpoint returns. A route whose inputs all come from dependencies that take nothing but the
 request (and the response they may set cookies on), and whose endpoint returns its `Response` itself, needs none
 of that: awaiting each dependency and then the endpoint is the whole job. On the busiest read (a customer's page
-of ideas, answered from memory) that job is a fraction of what the general handler costs (decision record 0043).
+of ideas, answered from memory) that job is a fraction of what the general handler costs (decision record 0044).
 
 Such a route still goes through its route, its dependencies and the app's middleware and error handlers; only the
 handler that calls them is shorter. Any other route keeps FastAPI's handler unchanged.
