@@ -293,11 +293,13 @@ class DriverReader(Protocol):
     async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]: ...
 
 
-class _Asyncpg:
+class _Driver:
     def __init__(self, dialect: Dialect, connection: Any) -> None:
         self._dialect = dialect
         self._connection = connection
 
+
+class _Asyncpg(_Driver):
     async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]:
         compiled = query.compiled(self._dialect)
         # asyncpg prepares each statement once per connection (its statement cache) and reuses it.
@@ -305,11 +307,7 @@ class _Asyncpg:
         return rows
 
 
-class _Aiosqlite:
-    def __init__(self, dialect: Dialect, connection: Any) -> None:
-        self._dialect = dialect
-        self._connection = connection
-
+class _Aiosqlite(_Driver):
     async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]:
         compiled = query.compiled(self._dialect)
         rows = await self._connection.execute_fetchall(compiled.sql, compiled.arguments(params))
