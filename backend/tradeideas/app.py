@@ -8,9 +8,12 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi._body_limit import AppBodyLimitMiddleware
+from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
+from fastapi.routing import APIRoute
 from fastapi.telemetry._asgi import ExceptionTelemetryMiddleware
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.middleware.errors import ServerErrorMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.types import ASGIApp
 
 from tradeideas.admin import service as admin_service
@@ -35,7 +38,7 @@ from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import CompressJSON, ObserveRequests, SecurityMiddleware
 from tradeideas.core.router import PublicConfigCache, metrics_router
 from tradeideas.core.router import router as system_router
-from tradeideas.core.routing import add_routers
+from tradeideas.core.routing import AppRoute, add_routers
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
 from tradeideas.desk import events as desk_events
@@ -83,12 +86,16 @@ class TradeIdeasApp(FastAPI):
     request's id and are counted.
 
     FastAPI's built-in OpenTelemetry hooks are off (they look for providers on every request; this app exports
-    none), and two of its layers are left out because this app does not use them: telemetry's exception
-    reporting and the framework's request-size limit (none is set: `SecurityMiddleware` enforces ours). Every
-    layer is a frame each request passes through, and one that each open event stream keeps while it lasts."""
+    none), and three of its layers are left out because this app does not use them: telemetry's exception
+    reporting, the framework's request-size limit (none is set: `SecurityMiddleware` enforces ours) and the exit
+    stack for uploaded files around every request (the routes that can receive a form open it: `AppRoute`). Every
+    layer is a frame each request passes through, and one that each open event stream keeps while it lasts, so
+    the router is entered where it matches routes (Starlette's call on it only goes to its middleware, of which
+    it has none)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(telemetry={"tracing": False, "metrics": False, "logs": False}, **kwargs)
+        self.router.route_class = AppRoute  # routes declared on the app itself (the SPA's) too
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
@@ -99,6 +106,14 @@ class TradeIdeasApp(FastAPI):
             if isinstance(inner, AppBodyLimitMiddleware) and self.max_body_size is None:
                 inner = inner.app
             stack.app = inner
+        layer: Any = stack
+        while not isinstance(layer, ExceptionMiddleware):
+            layer = layer.app
+        if isinstance(layer.app, AsyncExitStackMiddleware):
+            assert all(isinstance(route, AppRoute) for route in self.routes if isinstance(route, APIRoute))
+            layer.app = layer.app.app
+        if layer.app is self.router and self.router.middleware_stack == self.router.app:
+            layer.app = self.router.app
         return ObserveRequests(stack, access_log=logging.getLogger(ACCESS_LOGGER))
 
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import httpx
 import pytest
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, FastAPI, Header, HTTPException, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
@@ -59,8 +59,18 @@ async def direct(user: Annotated[str, Depends(who)], size: Annotated[int, Depend
     return Response(f"{user}:{size}".encode(), media_type="text/plain")
 
 
-@router.get("/with-query")
-async def with_query(size: Annotated[int, Query()] = 1) -> Response:
+@router.get("/with-parameters/{item}")
+async def with_parameters(
+    user: Annotated[str, Depends(who)],
+    item: Annotated[int, Path()],
+    tag: Annotated[str | None, Header(alias="X-Tag")] = None,
+    size: Annotated[int, Query(le=50)] = 1,
+) -> Response:
+    return Response(f"{user}:{item}:{tag}:{size}")
+
+
+@router.post("/with-body")
+async def with_body(size: Annotated[int, Body()]) -> Response:
     return Response(str(size))
 
 
@@ -90,22 +100,22 @@ def _route(path: str) -> AppRoute:
 
 
 def test_only_routes_made_of_request_only_dependencies_and_returning_a_response_are_direct() -> None:
-    assert _route("/direct").direct
-    for path in ("/with-query", "/with-model", "/with-plain", "/with-cleanup", "/with-nested"):
+    assert _route("/direct").direct and _route("/with-parameters/{item}").direct
+    for path in ("/with-body", "/with-model", "/with-plain", "/with-cleanup", "/with-nested"):
         assert not _route(path).direct, path
 
 
-def test_the_busiest_read_takes_the_direct_handler() -> None:
+def test_the_busiest_read_and_the_event_stream_take_the_direct_handler() -> None:
     """A customer's page of ideas is answered from memory: FastAPI's general handler would cost more than the
-    answer. Adding a declared parameter to the route would silently lose that; this test says so instead."""
+    answer. An event stream keeps every layer it passed through for as long as it stays open. A dependency or
+    parameter that FastAPI's handler would be needed for would silently lose that; this test says so instead."""
     routes = [route for router in ROUTERS for route in router.routes]
     assert all(isinstance(route, AppRoute) for route in routes if isinstance(route, APIRoute))
-    listing = next(
-        route
-        for route in routes
-        if isinstance(route, AppRoute) and route.path == "/api/trade-ideas" and route.methods == {"GET"}
-    )
-    assert listing.direct
+    for path in ("/api/trade-ideas", "/api/events"):
+        route = next(
+            route for route in routes if isinstance(route, AppRoute) and route.path == path and route.methods == {"GET"}
+        )
+        assert route.direct, path
 
 
 async def test_a_direct_route_runs_its_dependencies_in_order_and_keeps_what_they_set() -> None:
@@ -125,8 +135,18 @@ async def test_a_direct_route_runs_its_dependencies_in_order_and_keeps_what_they
         assert refused.status_code == 401 and refused.json() == {"detail": "Authentication required"}
         assert calls == ["audited /direct", "who"]  # nothing after the dependency that refused
 
-        # Routes that need FastAPI's handler keep it: parameters validated, models serialised.
-        assert (await client.get("/with-query", params={"size": "x"})).status_code == 422
+        # Parameters are validated by FastAPI's own function, after the dependencies, with every error reported.
+        ann = {"x-user": "ann"}
+        found = await client.get("/with-parameters/7", params={"size": "3"}, headers={**ann, "x-tag": "t"})
+        assert found.text == "ann:7:t:3"
+        assert (await client.get("/with-parameters/7", headers=ann)).text == "ann:7:None:1"
+        wrong = await client.get("/with-parameters/x", params={"size": "99"}, headers=ann)
+        assert wrong.status_code == 422
+        assert [error["loc"] for error in wrong.json()["detail"]] == [["path", "item"], ["query", "size"]]
+        assert (await client.get("/with-parameters/x")).status_code == 401  # refused before its parameters
+
+        # Routes that need FastAPI's handler keep it: bodies read, models serialised, dependencies closed.
+        assert (await client.post("/with-body", json=5)).text == "5"
         assert (await client.get("/with-model", headers={"x-user": "bo"})).json() == {"text": "bo"}
         assert (await client.get("/with-cleanup")).text == "1"
 

@@ -9,26 +9,34 @@ cached list's time in-process (decision record 0044).
 
 `AppRoute` is FastAPI's `APIRoute` with a direct handler for the simplest routes.
 
-FastAPI's request handler is general: it reads and parses bodies, validates declared parameters, solves a tree
-of dependencies (with their per-request cache, exit stacks and scopes), reports to its telemetry hooks and
-serialises what the endpoint returns. A route whose inputs all come from dependencies that take nothing but the
-request (and the response they may set cookies on), and whose endpoint returns its `Response` itself, needs none
-of that: awaiting each dependency and then the endpoint is the whole job. On the busiest read (a customer's page
-of ideas, answered from memory) that job is a fraction of what the general handler costs (decision record 0044).
+FastAPI's request handler is general: it reads and parses bodies, solves a tree of dependencies (with their
+per-request cache, exit stacks and scopes), reports to its telemetry hooks and serialises what the endpoint
+returns. A route whose dependencies take nothing but the request (and the response they may set cookies on), whose
+own inputs are at most path, query, header and cookie parameters, and whose endpoint returns its `Response` itself,
+needs none of that: awaiting each dependency, validating the parameters with FastAPI's own function and then
+awaiting the endpoint is the whole job. On the busiest read (a customer's page of ideas, answered from memory) that
+job is a fraction of what the general handler costs, and an open event stream, which keeps every layer it passed
+through for as long as it lasts, keeps fewer (decision record 0044).
 
 Such a route still goes through its route, its dependencies and the app's middleware and error handlers; only the
-handler that calls them is shorter. Any other route keeps FastAPI's handler unchanged.
+handler that calls them is shorter. Any other route keeps FastAPI's handler unchanged, and the exit stack FastAPI
+keeps for files a form uploads (its `AsyncExitStackMiddleware`, around every request) is opened by those routes
+alone, as they are the only ones that can receive a form.
 """
 
 import inspect
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.dependencies.models import Dependant
+from fastapi.dependencies.utils import request_params_to_args
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tradeideas.core.schemas import ErrorResponse
 
@@ -55,6 +63,9 @@ def add_routers(app: FastAPI, routers: Iterable[APIRouter]) -> None:
     holds what its router adds: prefix, tags, dependencies and the conventions of `api_router`."""
     for router in routers:
         assert router.route_class is AppRoute, "routers come from api_router"
+        for route in router.routes:
+            if isinstance(route, AppRoute):
+                route.in_app_table = True
         app.router.routes.extend(router.routes)
 
 
@@ -62,20 +73,49 @@ class AppRoute(APIRoute):
     """Pass as `route_class` to every `APIRouter`; `direct` tells whether the route takes the direct handler."""
 
     direct = False
+    # Set by `add_routers`: the route sits in the app's own table, not in a router FastAPI nests (whose routes
+    # take their path, methods and handler from the router that includes them).
+    in_app_table = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._direct_handler: Handler | None = None
+        super().__init__(*args, **kwargs)
+        if self._direct_handler is not None:
+            self.app = direct_app(self._direct_handler)
+        else:
+            self.app = AsyncExitStackMiddleware(self.app)
+
+    def handle(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:  # type: ignore[override]
+        # Handed over, not awaited: no frame of this method stays on an open stream's stack.
+        if self.in_app_table and (not self.methods or scope["method"] in self.methods):
+            return self.app(scope, receive, send)
+        return super().handle(scope, receive, send)
 
     def get_route_handler(self) -> Handler:
-        handler = direct_handler(self.dependant)
-        self.direct = handler is not None
-        return handler if handler is not None else super().get_route_handler()
+        self._direct_handler = direct_handler(self.dependant)
+        self.direct = self._direct_handler is not None
+        return self._direct_handler if self._direct_handler is not None else super().get_route_handler()
 
 
-def _takes_only_the_request(dependant: Dependant) -> bool:
-    """Nothing FastAPI would have to read, validate, solve or clean up: the request and the response at most."""
+def direct_app(handler: Handler) -> ASGIApp:
+    """The route's ASGI app around a direct handler. What it raises goes to the app's error handlers (Starlette's
+    `ExceptionMiddleware`), as from any route: no exit stacks to open, as no dependency has anything to close."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        response = await handler(Request(scope, receive, send))
+        await response(scope, receive, send)
+
+    return app
+
+
+def _takes_only_the_request(dependant: Dependant, *, parameters: bool = False) -> bool:
+    """Nothing FastAPI would have to read, solve or clean up: the request and the response at most, and path,
+    query, header and cookie parameters when `parameters` is true."""
     return not (
-        dependant.path_params
-        or dependant.query_params
-        or dependant.header_params
-        or dependant.cookie_params
+        (
+            not parameters
+            and (dependant.path_params or dependant.query_params or dependant.header_params or dependant.cookie_params)
+        )
         or dependant.body_params
         or dependant.websocket_param_name
         or dependant.http_connection_param_name
@@ -95,7 +135,7 @@ def direct_handler(dependant: Dependant) -> Handler | None:
     endpoint = dependant.call
     if endpoint is None or not inspect.iscoroutinefunction(endpoint) or not _returns_response(endpoint):
         return None
-    if not _takes_only_the_request(dependant) or dependant.response_param_name:
+    if not _takes_only_the_request(dependant, parameters=True) or dependant.response_param_name:
         return None
     steps: list[tuple[str | None, Callable[..., Any], str | None, str | None]] = []
     for sub in dependant.dependencies:
@@ -110,6 +150,16 @@ def direct_handler(dependant: Dependant) -> Handler | None:
             return None
         steps.append((sub.name, call, sub.request_param_name, sub.response_param_name))
     request_name = dependant.request_param_name
+    parameters = [
+        (fields, where)
+        for fields, where in (
+            (dependant.path_params, "path_params"),
+            (dependant.query_params, "query_params"),
+            (dependant.header_params, "headers"),
+            (dependant.cookie_params, "cookies"),
+        )
+        if fields
+    ]
 
     async def handle(request: Request) -> Response:
         values: dict[str, Any] = {}
@@ -125,6 +175,14 @@ def direct_handler(dependant: Dependant) -> Handler | None:
             value = await call(**arguments)
             if name is not None:
                 values[name] = value
+        if parameters:
+            errors: list[Any] = []
+            for fields, where in parameters:
+                found, wrong = request_params_to_args(fields, getattr(request, where))
+                values.update(found)
+                errors += wrong
+            if errors:
+                raise RequestValidationError(errors)
         if request_name:
             values[request_name] = request
         response = await endpoint(**values)
