@@ -72,7 +72,6 @@ def add_routers(app: FastAPI, routers: Iterable[APIRouter]) -> None:
 class AppRoute(APIRoute):
     """Pass as `route_class` to every `APIRouter`; `direct` tells whether the route takes the direct handler."""
 
-    direct = False
     # Set by `add_routers`: the route sits in the app's own table, not in a router FastAPI nests (whose routes
     # take their path, methods and handler from the router that includes them).
     in_app_table = False
@@ -85,6 +84,10 @@ class AppRoute(APIRoute):
         else:
             self.app = AsyncExitStackMiddleware(self.app)
 
+    @property
+    def direct(self) -> bool:
+        return self._direct_handler is not None
+
     def handle(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:  # type: ignore[override]
         # Handed over, not awaited: no frame of this method stays on an open stream's stack.
         if self.in_app_table and (not self.methods or scope["method"] in self.methods):
@@ -93,7 +96,6 @@ class AppRoute(APIRoute):
 
     def get_route_handler(self) -> Handler:
         self._direct_handler = direct_handler(self.dependant)
-        self.direct = self._direct_handler is not None
         return self._direct_handler if self._direct_handler is not None else super().get_route_handler()
 
 
