@@ -136,6 +136,17 @@ def test_while_events_cannot_arrive_entries_live_only_seconds() -> None:
     assert not store
 
 
+def test_a_full_store_drops_the_entry_read_least_recently() -> None:
+    now = [0.0]
+    store = EventGuardedCache(2, 600, lambda: True, timer=lambda: now[0]).store()
+    store["a"], store["b"] = 1, 2
+    assert store.get("a") == 1  # read: "b" is now the least recently used
+    store["c"] = 3
+    assert "b" not in store and store.get("a") == 1 and store.get("c") == 3
+    now[0] = 600.0  # every entry lives `max_age_seconds`
+    assert store.get("a") is None and list(store) == []
+
+
 def test_a_read_that_overlaps_a_change_is_not_stored() -> None:
     sessions = SessionCache(100, 60, lambda: True)
     started = sessions.generation

@@ -8,9 +8,9 @@ so no code outside this module looks anything up on the app.
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
-from cachetools import LRUCache
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from lru import LRU
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -114,7 +114,7 @@ def query_model(model: type[M]) -> tuple[Callable[[Request], Coroutine[Any, Any,
         # A frozen model can be shared: the same query string (a market page asks for the same one again and
         # again) gets the same object back without parsing it again, and as the key of a cached answer that
         # object is found by identity. Only valid queries are kept, at most QUERY_MEMO_ENTRIES of them.
-        seen: LRUCache[bytes, M] = LRUCache(QUERY_MEMO_ENTRIES)
+        seen: LRU[bytes, M] = LRU(QUERY_MEMO_ENTRIES)
 
         async def parse(request: Request) -> M:
             raw: bytes = request.scope["query_string"]
