@@ -278,7 +278,8 @@ def load_wrk(port: int, tokens: list[str], concurrency: int, duration: float, wa
             parsed: dict[str, float] = json.loads(line.removeprefix("RESULT "))
             return parsed
 
-        wrk(warmup)
+        if warmup > 0:
+            wrk(warmup)
         r = wrk(duration)
     return {
         "requests": r["requests"],

@@ -15,7 +15,7 @@ back in one run, so the ratios hold on a shared, noisy machine:
 Server CPU per request is read from /proc/<pid>/stat (user + system time) around the measured window.
 Ratios: app cached / bare (target <= 2.5) and app uncached / asyncpg (target <= 2).
 
-Run from backend/:  uv run python ../bench/request_path.py [--sizes 1000,100000] [--duration 8]
+Run from backend/:  uv run python ../bench/request_path.py [--sizes 1000,100000] [--duration 8] [--client wrk]
 PostgreSQL: the local server (database bench_ideas is reset; override with BENCH_POSTGRES_URL).
 """
 
@@ -67,9 +67,14 @@ def uvicorn(target: str, port: int, factory: bool = False) -> list[str]:
 
 
 def measure(proc: subprocess.Popen[bytes], port: int, tokens: list[str], args: argparse.Namespace) -> dict[str, float]:
-    asyncio.run(base.load(port, tokens, args.concurrency, args.warmup, 0))
+    def load(seconds: float) -> dict[str, float]:
+        if args.client == "wrk":
+            return base.load_wrk(port, tokens, args.concurrency, seconds, 0)
+        return asyncio.run(base.load(port, tokens, args.concurrency, seconds, 0))
+
+    load(args.warmup)
     cpu0 = cpu_seconds(proc.pid)
-    result = asyncio.run(base.load(port, tokens, args.concurrency, args.duration, 0))
+    result = load(args.duration)
     cpu = cpu_seconds(proc.pid) - cpu0
     result["cpu_us_per_request"] = cpu / max(1, result["requests"] + result["errors"]) * 1e6
     return result
@@ -82,6 +87,12 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--duration", type=float, default=8.0)
     parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument(
+        "--client",
+        choices=("python", "wrk"),
+        default="python",
+        help="load generator: the asyncio client, or wrk (Debian's package), which leaves the server more CPU",
+    )
     parser.add_argument("--app-dir", type=Path, default=base.BACKEND, help="backend/ of the code to measure")
     args = parser.parse_args()
     base.PATH = PATH
