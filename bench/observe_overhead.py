@@ -1,4 +1,4 @@
-"""Benchmark: CPU cost of `ObserveRequests` (request id, metrics, X-Request-ID header) per request, in-process.
+"""Benchmark: CPU cost of `AppEdge` (request id, metrics, X-Request-ID and security headers) per request, in-process.
 
 The end-to-end figure of `request_path.py` moves by more than this on a shared machine, so the layer is also
 measured alone: the same ASGI call of a route-matched request (scope with a route, a 200 answer in one body
@@ -15,6 +15,8 @@ import os
 import tempfile
 import time
 
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
@@ -59,13 +61,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.multiprocess:  # before prometheus_client is imported
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="bench-metrics-")
-    from tradeideas.core.middleware import ObserveRequests
+    from tradeideas.core.middleware import AppEdge
 
-    observed = ObserveRequests(_app, access_log=logging.getLogger("tradeideas.access"))
+    async def on_error(_request: Request, _exc: Exception) -> Response:
+        raise AssertionError("the measured app does not fail")
+
+    observed = AppEdge(_app, on_error=on_error, access_log=logging.getLogger("tradeideas.access"))
     bare = asyncio.run(_rounds(_app, args.requests, args.rounds))
     wrapped = asyncio.run(_rounds(observed, args.requests, args.rounds))
     mode = "multiprocess (files)" if args.multiprocess else "one process (memory)"
-    print(f"metrics {mode}: bare {bare * 1e6:.2f} µs, with ObserveRequests {wrapped * 1e6:.2f} µs")
+    print(f"metrics {mode}: bare {bare * 1e6:.2f} µs, with AppEdge {wrapped * 1e6:.2f} µs")
     print(f"overhead per request: {(wrapped - bare) * 1e6:.2f} µs CPU")
 
 

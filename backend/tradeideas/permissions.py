@@ -61,7 +61,8 @@ class Principal:
 
 
 def token_from_request(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
+    # Read from the raw headers: every signed-in request asks, and this one header needs no `Headers` object.
+    header = next((v.decode("latin-1") for k, v in request.scope["headers"] if k == b"authorization"), "")
     if header.lower().startswith("bearer "):
         return header[7:].strip() or None
     return request.cookies.get(SESSION_COOKIE) or None
@@ -83,9 +84,9 @@ def clear_session_cookie(response: Response) -> None:
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
 
 
-def _cached_login(cache: SessionCache, settings: Settings, token_hash: str) -> Login | None:
+def _cached_login(cache: SessionCache, settings: Settings, token: str) -> Login | None:
     """The caller's session when this process has it cached and it needs no refresh: no database round trip."""
-    cached = cache.get(token_hash)
+    cached = cache.get(token)
     if cached is None:
         return None
     now = utcnow()
@@ -104,13 +105,12 @@ async def _principal(request: Request, response: Response) -> Principal:
     token = token_from_request(request)
     if token is None:
         raise Unauthorized(AUTH_REQUIRED)
-    token_hash = auth_service.hash_token(token)
-    cached = _cached_login(cache, settings, token_hash)
+    cached = _cached_login(cache, settings, token)
     if cached is not None:
         return Principal(request, cached)
     generation = cache.generation
     async with component_of(request.app, Database).engine.begin() as conn:
-        login = await auth_service.resolve_session(conn, token_hash)
+        login = await auth_service.resolve_session(conn, auth_service.hash_token(token))
         if login is None:
             raise Unauthorized(AUTH_REQUIRED)
         slid = await auth_service.slide_session(conn, login, settings)
@@ -118,7 +118,7 @@ async def _principal(request: Request, response: Response) -> Principal:
         login = slid
         if request.cookies.get(SESSION_COOKIE) == token:
             set_session_cookie(request, response, token, settings.session_days * 86400)
-    cache.put(token_hash, login, generation)
+    cache.put(token, login, generation)
     return Principal(request, login)
 
 

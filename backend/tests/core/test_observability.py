@@ -128,6 +128,10 @@ async def test_json_log_lines_carry_the_request_id(settings: Settings, json_log_
     finally:
         await app.state.db.dispose()
     assert failed.status_code == 500 and failed.headers["x-request-id"] == "trace-boom-1"
+    # The last-resort answer is the app's own: its error body, no internals, and the security headers.
+    assert failed.json() == {"message": "Internal server error", "code": "internal_error"}
+    assert "frame-ancestors 'none'" in failed.headers["content-security-policy"]
+    assert failed.headers["cache-control"] == "no-store" and failed.headers["x-content-type-options"] == "nosniff"
     lines = [json.loads(line) for line in json_log_lines.getvalue().splitlines()]  # every line is one JSON object
     mine = [line for line in lines if line.get("request_id") == "trace-boom-1"]
     by_logger = {line["logger"]: line for line in mine}

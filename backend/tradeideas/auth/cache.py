@@ -50,23 +50,27 @@ def user_entity(login: Login) -> User:
 
 
 class SessionCache(EventGuardedCache):
+    """Sessions by their token, as the caller presents it. The database keeps only each token's hash; this
+    process's memory holds the token anyway while a request carries it, and looking it up as it comes saves
+    hashing it on every request."""
+
     def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
         super().__init__(maxsize, max_age_seconds, live)
         self._entries: MutableMapping[str, Login] = self.store()
 
-    def get(self, token_hash: str) -> Login | None:
-        return self._entries.get(token_hash) if self.usable() else None
+    def get(self, token: str) -> Login | None:
+        return self._entries.get(token) if self.usable() else None
 
-    def put(self, token_hash: str, login: Login, generation: int) -> None:
+    def put(self, token: str, login: Login, generation: int) -> None:
         """Remember a session read while the cache was at `generation` (skipped if anything changed since)."""
         if self.may_store(generation):
-            self._entries[token_hash] = login
+            self._entries[token] = login
 
     def forget_user(self, user_id: int) -> None:
         self.dropped()
-        for token_hash, login in list(self._entries.items()):
+        for token, login in list(self._entries.items()):
             if login.user_id == user_id:
-                del self._entries[token_hash]
+                del self._entries[token]
 
     def __len__(self) -> int:
         return len(self._entries)

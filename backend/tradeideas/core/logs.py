@@ -2,7 +2,7 @@
 
 The same configuration is handed to uvicorn (so its own error lines, in every worker process, come out in
 the chosen format) and applied by `create_app` when the app runs without it (tests, other ASGI servers).
-Access lines come from `core.middleware.ObserveRequests`, which knows each request's id and duration;
+Access lines come from `core.middleware.AppEdge`, which knows each request's id and duration;
 uvicorn's own access log stays off.
 """
 

@@ -9,12 +9,16 @@ import gzip
 import json
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from urllib.parse import urlsplit
 
 from cachetools import LRUCache
+from starlette._utils import is_async_callable
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, HTTPExceptionHandler, Message, Receive, Scope, Send
 
 from tradeideas.core.logs import REQUEST_ID, accepted_request_id, new_request_id
 from tradeideas.core.metrics import UNMATCHED_ROUTE, RequestMetrics
@@ -52,6 +56,7 @@ SECURITY_HEADERS = [
 # API answers depend on who asks (and the login answer carries the session token): no cache, shared or
 # private, may keep them. A route that is the same for everyone may set its own Cache-Control.
 API_HEADERS = [*SECURITY_HEADERS, (b"cache-control", b"no-store")]
+ADDED_NAMES = frozenset(name for name, _ in API_HEADERS)
 
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 # The request headers the checks below read (ASGI servers pass names in lower case); the rest are not decoded.
@@ -67,7 +72,6 @@ async def _send_error(send: Send, status: int, message: str, code: str) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
-                *API_HEADERS,
             ],
         }
     )
@@ -75,6 +79,10 @@ async def _send_error(send: Send, status: int, message: str, code: str) -> None:
 
 
 class SecurityMiddleware:
+    """Refuses cross-site unsafe requests (CSRF) and bodies over the limits before any route reads them. The
+    security headers are added by `AppEdge`, outermost, so that even the answer to an unexpected error carries
+    them."""
+
     def __init__(self, app: ASGIApp, *, max_body_bytes: int, max_json_body_bytes: int) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
@@ -98,7 +106,7 @@ class SecurityMiddleware:
             return _send_error(send, 413, "Request body too large", "payload_too_large")
         if declared is None and scope["method"] in UNSAFE_METHODS:
             return self._with_buffered_body(scope, receive, send, limit)
-        return self.app(scope, receive, _with_security_headers(send, _headers_for(scope)))
+        return self.app(scope, receive, send)
 
     async def _with_buffered_body(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         """Chunked upload without a length: read it here, within the limit, then replay it."""
@@ -121,7 +129,7 @@ class SecurityMiddleware:
         async def replay() -> Message:
             return buffered.pop() if buffered else await receive()
 
-        await self.app(scope, replay, _with_security_headers(send, _headers_for(scope)))
+        await self.app(scope, replay, send)
 
 
 def _headers_for(scope: Scope) -> list[tuple[bytes, bytes]]:
@@ -129,14 +137,14 @@ def _headers_for(scope: Scope) -> list[tuple[bytes, bytes]]:
     return API_HEADERS if path.startswith("/api/") or path == "/api" else SECURITY_HEADERS
 
 
-def _with_security_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
-    async def send_with_headers(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            existing = {k.lower() for k, _ in message.get("headers", [])}
-            message["headers"] = list(message.get("headers", [])) + [h for h in headers if h[0] not in existing]
-        await send(message)
-
-    return send_with_headers
+def with_security_headers(own: Iterable[tuple[bytes, bytes]], scope: Scope) -> list[tuple[bytes, bytes]]:
+    """A response's headers and the security headers it does not set itself (a file may set its own
+    Cache-Control, say)."""
+    headers = list(own)
+    added = _headers_for(scope)
+    names = {name.lower() for name, _ in headers}
+    headers += added if names.isdisjoint(ADDED_NAMES) else [h for h in added if h[0] not in names]
+    return headers
 
 
 def _same_origin(headers: dict[str, str]) -> bool:
@@ -222,25 +230,33 @@ def _accepts_gzip(scope: Scope) -> bool:
     return False
 
 
-class ObserveRequests:
-    """The outermost layer (see `create_app`): gives each request an id (reusing a safe incoming X-Request-ID),
-    sends it back in `X-Request-ID`, tags the request's log lines with it, counts the request and its duration
-    by route template, and writes the access line when access logging is on.
+class AppEdge:
+    """The app's outermost layer (see `TradeIdeasApp`), around everything Starlette and FastAPI add:
 
-    It wraps even the handler of unexpected errors, so a 500 carries the id and so does its traceback line.
+    - gives each request an id (reusing a safe incoming X-Request-ID), sends it back in `X-Request-ID` and tags
+      the request's log lines with it;
+    - adds the security headers to every answer;
+    - answers an error no handler took with the app's 500 handler (Starlette's `ServerErrorMiddleware` does
+      the same one layer further in, which would make two layers watching every response start), then raises it
+      again for the server to log;
+    - counts the request and its duration by route template, and writes the access line when access logging is
+      on.
+
+    So even an unexpected error's answer carries the id and the security headers, and is counted.
     """
 
-    def __init__(self, app: ASGIApp, *, access_log: logging.Logger) -> None:
+    def __init__(self, app: ASGIApp, *, on_error: HTTPExceptionHandler, access_log: logging.Logger) -> None:
         self.app = app
+        self.on_error = on_error
         self.access_log = access_log
         self.metrics = RequestMetrics()
 
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
         if scope["type"] != "http":
             return self.app(scope, receive, send)
-        return self._observe(scope, receive, send)
+        return self._serve(scope, receive, send)
 
-    async def _observe(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         request_id = None
         for name, value in scope["headers"]:
             if name == b"x-request-id":
@@ -248,26 +264,41 @@ class ObserveRequests:
                 break
         request_id = request_id or new_request_id()
         id_header = (b"x-request-id", request_id.encode())
-        status = 500  # unless the app answers: an exception that escapes before it does is answered so
+        status = 0  # until the app answers
 
-        async def send_with_id(message: Message) -> None:
+        async def send_with_headers(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), id_header]
+                headers = with_security_headers(message.get("headers", ()), scope)
+                headers.append(id_header)
+                message["headers"] = headers
             await send(message)
 
         context = REQUEST_ID.set(request_id)
         started = time.perf_counter()
         try:
-            await self.app(scope, receive, send_with_id)
+            await self.app(scope, receive, send_with_headers)
+        except Exception as exc:
+            if not status:
+                await (await self._error_response(Request(scope), exc))(scope, receive, send_with_headers)
+            raise
         finally:
             seconds = time.perf_counter() - started
             route = getattr(scope.get("route"), "path_format", None) or UNMATCHED_ROUTE
+            status = status or 500  # nothing answered: the server answers 500 when the exception reaches it
             self.metrics.observe(scope["method"], route, status, None if route == EVENTS_PATH else seconds)
             if self.access_log.isEnabledFor(logging.INFO):
                 self._log_access(scope, route, status, seconds)
             REQUEST_ID.reset(context)
+
+    async def _error_response(self, request: Request, exc: Exception) -> Response:
+        if is_async_callable(self.on_error):
+            response = await self.on_error(request, exc)
+        else:
+            response = await run_in_threadpool(self.on_error, request, exc)
+        assert isinstance(response, Response), "the 500 handler answers"
+        return response
 
     def _log_access(self, scope: Scope, route: str, status: int, seconds: float) -> None:
         # Invitation and reset links carry their secret in the path: such paths are logged as their template.

@@ -34,8 +34,13 @@ from fastapi.dependencies.utils import request_params_to_args
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
 from fastapi.routing import APIRoute
+from starlette._utils import is_async_callable
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tradeideas.core.schemas import ErrorResponse
@@ -60,13 +65,18 @@ def api_router(**kwargs: Any) -> APIRouter:
 
 def add_routers(app: FastAPI, routers: Iterable[APIRouter]) -> None:
     """The routers' routes in the app's own route table, in order (matched first to last). Each route already
-    holds what its router adds: prefix, tags, dependencies and the conventions of `api_router`."""
+    holds what its router adds: prefix, tags, dependencies and the conventions of `api_router`.
+
+    They go ahead of the routes FastAPI added when the app was made (the OpenAPI document and its docs page),
+    which every request would otherwise be matched against first."""
+    routes: list[BaseRoute] = []
     for router in routers:
         assert router.route_class is AppRoute, "routers come from api_router"
         for route in router.routes:
             if isinstance(route, AppRoute):
                 route.in_app_table = True
-        app.router.routes.extend(router.routes)
+        routes += router.routes
+    app.router.routes[:0] = routes
 
 
 class AppRoute(APIRoute):
@@ -88,6 +98,15 @@ class AppRoute(APIRoute):
     def direct(self) -> bool:
         return self._direct_handler is not None
 
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if not self.in_app_table:
+            return super().matches(scope)
+        # Starlette's matching alone: a route in the app's own table has no included router's context to consult.
+        match, child_scope = Route.matches(self, scope)
+        if match != Match.NONE:
+            child_scope["route"] = self
+        return match, child_scope
+
     def handle(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:  # type: ignore[override]
         # Handed over, not awaited: no frame of this method stays on an open stream's stack.
         if self.in_app_table and (not self.methods or scope["method"] in self.methods):
@@ -99,15 +118,74 @@ class AppRoute(APIRoute):
         return self._direct_handler if self._direct_handler is not None else super().get_route_handler()
 
 
+class _SideResponse(Response):
+    """What a dependency that takes the response sets headers and cookies on (a renewed session cookie): only
+    its headers are kept, added to the endpoint's response. Made on every request, so it skips the body and
+    header setup a full `Response` does."""
+
+    def __init__(self) -> None:
+        self.raw_headers = []
+
+
 def direct_app(handler: Handler) -> ASGIApp:
-    """The route's ASGI app around a direct handler. What it raises goes to the app's error handlers (Starlette's
-    `ExceptionMiddleware`), as from any route: no exit stacks to open, as no dependency has anything to close."""
+    """The route's ASGI app around a direct handler: what the handler raises is answered by the app's error
+    handlers, as from any route. No exit stacks to open, as no dependency has anything to close, and nothing to
+    watch on the way out: the handler raises before anything is sent."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        response = await handler(Request(scope, receive, send))
+        request = Request(scope, receive, send)
+        try:
+            response = await handler(request)
+        except Exception as exc:
+            response = await error_response(request, exc)
         await response(scope, receive, send)
 
     return app
+
+
+async def error_response(request: Request, exc: Exception) -> Response:
+    """The answer the app's handlers give for `exc` (looked up as Starlette does: by status, then by class), or
+    `exc` raised again when none handles it (the server error handler answers it)."""
+    handlers, status_handlers = request.scope["starlette.exception_handlers"]
+    handler = status_handlers.get(exc.status_code) if isinstance(exc, HTTPException) else None
+    if handler is None:
+        handler = next((handlers[kind] for kind in type(exc).__mro__ if kind in handlers), None)
+    if handler is None:
+        raise exc
+    response = (
+        await handler(request, exc) if is_async_callable(handler) else await run_in_threadpool(handler, request, exc)
+    )
+    exc.__traceback__ = None  # a reused exception instance would otherwise keep every request's traceback
+    assert isinstance(response, Response), "HTTP error handlers answer"
+    return response
+
+
+class RouteErrors(ExceptionMiddleware):
+    """Starlette's `ExceptionMiddleware` (the same handlers) without its per-request wrapper.
+
+    Starlette wraps every request to see whether its response has started before answering an error. Here each
+    route answers its own errors: FastAPI's handler wraps the route as Starlette does, and a direct route answers
+    before it sends anything (`direct_app`). What still reaches this layer is raised before any route answers (no
+    route for the path, a method the route does not take) or handled by no one, so it needs no watching either.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        scope["starlette.exception_handlers"] = (self._exception_handlers, self._status_handlers)
+        try:
+            await self.app(scope, receive, send)
+        except Exception as exc:
+            request = Request(scope, receive, send)
+            await (await error_response(request, exc))(scope, receive, send)
+
+    @classmethod
+    def replacing(cls, layer: ExceptionMiddleware) -> "RouteErrors":
+        errors = cls(layer.app, debug=layer.debug)
+        errors._exception_handlers = layer._exception_handlers
+        errors._status_handlers = layer._status_handlers
+        return errors
 
 
 def _takes_only_the_request(dependant: Dependant, *, parameters: bool = False) -> bool:
@@ -172,7 +250,7 @@ def direct_handler(dependant: Dependant) -> Handler | None:
             if takes_request:
                 arguments[takes_request] = request
             if takes_response:
-                side = side or Response()
+                side = side or _SideResponse()
                 arguments[takes_response] = side
             value = await call(**arguments)
             if name is not None:
