@@ -38,7 +38,7 @@ from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import AppEdge, CompressJSON, SecurityMiddleware
 from tradeideas.core.router import PublicConfigCache, metrics_router
 from tradeideas.core.router import router as system_router
-from tradeideas.core.routing import AppRoute, RouteErrors, add_routers
+from tradeideas.core.routing import AppRoute, RouteRequests, add_routers
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
 from tradeideas.desk import events as desk_events
@@ -89,10 +89,10 @@ class TradeIdeasApp(FastAPI):
     none), and three of its layers are left out because this app does not use them: telemetry's exception
     reporting, the framework's request-size limit (none is set: `SecurityMiddleware` enforces ours) and the exit
     stack for uploaded files around every request (the routes that can receive a form open it: `AppRoute`).
-    Starlette's exception middleware is replaced by `RouteErrors`, which has the same handlers but does not watch
-    every response. Every layer is a frame each request passes through, and one that each open event stream keeps
-    while it lasts, so the router is entered where it matches routes (Starlette's call on it only goes to its
-    middleware, of which it has none), and the app's own call goes straight to the edge."""
+    Starlette's exception middleware is replaced by `RouteRequests`, which has the same handlers but does not watch
+    every response, and hands a request that fully matches a route straight to it (FastAPI's router, entered
+    where it matches routes, takes the rest). Every layer is a frame each request passes through, and one that each
+    open event stream keeps while it lasts; the app's own call goes straight to the edge."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(telemetry={"tracing": False, "metrics": False, "logs": False}, **kwargs)
@@ -120,7 +120,7 @@ class TradeIdeasApp(FastAPI):
         above.app = inner
         while not isinstance(above.app, ExceptionMiddleware):
             above = above.app
-        layer = above.app = RouteErrors.replacing(above.app)
+        layer = above.app = RouteRequests.replacing(above.app, self.router)
         if isinstance(layer.app, AsyncExitStackMiddleware):
             assert all(isinstance(route, AppRoute) for route in self.routes if isinstance(route, APIRoute))
             layer.app = layer.app.app

@@ -160,14 +160,23 @@ async def error_response(request: Request, exc: Exception) -> Response:
     return response
 
 
-class RouteErrors(ExceptionMiddleware):
-    """Starlette's `ExceptionMiddleware` (the same handlers) without its per-request wrapper.
+class RouteRequests(ExceptionMiddleware):
+    """Matches the request to its route and answers what the route raises: Starlette's `ExceptionMiddleware` (the
+    same handlers) without its per-request wrapper, in front of FastAPI's router.
 
     Starlette wraps every request to see whether its response has started before answering an error. Here each
     route answers its own errors: FastAPI's handler wraps the route as Starlette does, and a direct route answers
     before it sends anything (`direct_app`). What still reaches this layer is raised before any route answers (no
     route for the path, a method the route does not take) or handled by no one, so it needs no watching either.
+
+    The first route that fully matches takes the request here, as FastAPI's router would hand it over; anything
+    else (no route, a wrong method, a slash to redirect) goes to that router, which matches again and answers.
     """
+
+    def __init__(self, app: ASGIApp, *, router: APIRouter, debug: bool = False) -> None:
+        super().__init__(app, debug=debug)
+        assert not router.form_limits, "FastAPI's router applies form limits before matching: this layer does not"
+        self.router = router
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -175,17 +184,29 @@ class RouteErrors(ExceptionMiddleware):
             return
         scope["starlette.exception_handlers"] = (self._exception_handlers, self._status_handlers)
         try:
-            await self.app(scope, receive, send)
+            await self._route(scope, receive, send)
         except Exception as exc:
             request = Request(scope, receive, send)
             await (await error_response(request, exc))(scope, receive, send)
 
+    def _route(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        if "router" not in scope:
+            scope["router"] = self.router
+        for route in self.router.routes:
+            match, child_scope = route.matches(scope)
+            if match is Match.FULL:
+                if not isinstance(route, AppRoute) or not route.in_app_table:
+                    break  # FastAPI's router knows what else such a route needs from the scope
+                scope.update(child_scope)
+                return route.handle(scope, receive, send)
+        return self.app(scope, receive, send)
+
     @classmethod
-    def replacing(cls, layer: ExceptionMiddleware) -> "RouteErrors":
-        errors = cls(layer.app, debug=layer.debug)
-        errors._exception_handlers = layer._exception_handlers
-        errors._status_handlers = layer._status_handlers
-        return errors
+    def replacing(cls, layer: ExceptionMiddleware, router: APIRouter) -> "RouteRequests":
+        routing = cls(layer.app, router=router, debug=layer.debug)
+        routing._exception_handlers = layer._exception_handlers
+        routing._status_handlers = layer._status_handlers
+        return routing
 
 
 def _takes_only_the_request(dependant: Dependant, *, parameters: bool = False) -> bool:
