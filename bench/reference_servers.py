@@ -55,7 +55,7 @@ SELECT i.id, i.educator_id, u.first_name, u.last_name, u.avatar_path, u.specialt
        i.exit_1, i.exit_2, i.exit_3, i.notes, i.status, i.video_url, i.audio_url, i.created_at, i.updated_at,
        i.edited, i.completed
 FROM trade_ideas i JOIN users u ON u.id = i.educator_id
-WHERE i.market = $1 AND i.completed = false
+WHERE i.market = $1 AND i.completed = $3
 ORDER BY i.created_at DESC, i.id DESC LIMIT $2
 """
 SESSION_SQL = """SELECT s.id, s.expires_at, s.refreshed_at, u.id, u.role
@@ -83,7 +83,8 @@ async def asyncpg_endpoint(request: Request) -> Response:
         if session is None:
             return Response(b'{"message":"Authentication required","code":"unauthorized"}', status_code=401)
         user_id = session[3]
-        rows = await conn.fetch(PAGE_SQL, request.query_params.get("market", "forex"), LIMIT + 1)
+        market, completed = request.query_params.get("market", "forex"), request.query_params["status"] == "completed"
+        rows = await conn.fetch(PAGE_SQL, market, LIMIT + 1, completed)
         ids = [r["id"] for r in rows[:LIMIT]]
         images = await conn.fetch(IMAGES_SQL, ids)
         state = await conn.fetchrow(STATE_SQL, user_id)
