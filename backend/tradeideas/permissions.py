@@ -62,7 +62,11 @@ class Principal:
 
 def token_from_request(request: Request) -> str | None:
     # Read from the raw headers: every signed-in request asks, and this one header needs no `Headers` object.
-    header = next((v.decode("latin-1") for k, v in request.scope["headers"] if k == b"authorization"), "")
+    header = ""
+    for name, value in request.scope["headers"]:
+        if name == b"authorization":
+            header = value.decode("latin-1")
+            break
     if header.lower().startswith("bearer "):
         return header[7:].strip() or None
     return request.cookies.get(SESSION_COOKIE) or None

@@ -289,7 +289,7 @@ def direct_handler(dependant: Dependant) -> Handler | None:
         response = await endpoint(**values)
         if not isinstance(response, Response):
             raise TypeError(f"{endpoint.__qualname__} must return a Response")
-        if side is not None:
+        if side is not None and side.raw_headers:
             response.raw_headers.extend((key, value) for key, value in side.raw_headers if key != b"content-length")
         return response
 
