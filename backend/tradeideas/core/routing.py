@@ -19,7 +19,9 @@ job is a fraction of what the general handler costs, and an open event stream, w
 through for as long as it lasts, keeps fewer (decision record 0044).
 
 Such a route still goes through its route, its dependencies and the app's middleware and error handlers; only the
-handler that calls them is shorter. Any other route keeps FastAPI's handler unchanged, and the exit stack FastAPI
+handler that calls them is shorter. `RouteRequests` is the layer in front of the routes: it hands a request to the
+route that fully matches it and answers what routes raise, with Starlette's handlers but without wrapping every
+request to watch for it. Any other route keeps FastAPI's handler unchanged, and the exit stack FastAPI
 keeps for files a form uploads (its `AsyncExitStackMiddleware`, around every request) is opened by those routes
 alone, as they are the only ones that can receive a form.
 """
