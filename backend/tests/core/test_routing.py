@@ -181,3 +181,18 @@ async def test_a_frozen_query_model_is_parsed_once_per_query_string() -> None:
 
 def _request(query: bytes) -> Request:
     return Request({"type": "http", "method": "GET", "path": "/", "query_string": query, "headers": []})
+
+
+async def test_what_no_route_answers_and_what_a_route_refuses_is_answered_alike(anon: httpx.AsyncClient) -> None:
+    """Refusals come from different places (no route, a method the route does not take, the direct list route's
+    own dependency); each is the app's error body with the security headers and a request id."""
+    answers = {
+        "no route": (await anon.get("/api/no-such-thing"), 404, "not_found"),
+        "wrong method": (await anon.put("/api/trade-ideas", json={}), 405, "method_not_allowed"),
+        "signed out": (await anon.get("/api/trade-ideas", params={"market": "forex"}), 401, "unauthorized"),
+    }
+    for name, (r, status, code) in answers.items():
+        assert (r.status_code, r.json()["code"]) == (status, code), name
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"], name
+        assert r.headers["cache-control"] == "no-store" and r.headers["x-request-id"], name
+    assert answers["wrong method"][0].headers["allow"] == "GET, POST"
