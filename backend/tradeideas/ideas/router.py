@@ -6,6 +6,7 @@ from fastapi import Depends, Response, status
 
 from tradeideas.core.clock import AppClock
 from tradeideas.core.deps import DbSession, component, query_model
+from tradeideas.core.responses import EncodedJSON
 from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.ideas import service
@@ -37,7 +38,7 @@ async def list_trade_ideas(
 ) -> Response:
     """Ideas newest first; `status=active` open, `completed` history, `closed` with an outcome; pass nextCursor on."""
     viewer = service.viewer_of(principal.id, principal.role)
-    return Response(await pages.json(viewer, query), media_type="application/json")
+    return EncodedJSON(await pages.json(viewer, query))
 
 
 @router.post("/trade-ideas", status_code=status.HTTP_201_CREATED)

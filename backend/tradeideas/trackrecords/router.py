@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import Depends, Query, Response
 
 from tradeideas.core.deps import DbSession, component
+from tradeideas.core.responses import EncodedJSON
 from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.ideas.schemas import TIME_FRAME_MAX, ListIdeaType, ListMarket
@@ -22,7 +23,7 @@ Answers = Annotated[TrackRecordCache, Depends(component(TrackRecordCache))]
 @router.get("/educators/track-records", response_model=list[TrackRecordSummary])
 async def list_track_records(_: AnyUser, db: DbSession, cache: Answers) -> Response:
     """Every educator's whole track record with an equity sparkline, for the educators list."""
-    return Response(await service.track_records_json(db, cache), media_type="application/json")
+    return EncodedJSON(await service.track_records_json(db, cache))
 
 
 @router.get(
@@ -57,4 +58,4 @@ async def get_track_record(
 ) -> Response:
     """One educator's track record, optionally filtered, with figures per group and the equity curve."""
     filters = service.RecordFilter(market, idea_type, time_frame, service.parse_day(since))
-    return Response(await service.track_record_json(db, cache, educator_id, filters), media_type="application/json")
+    return EncodedJSON(await service.track_record_json(db, cache, educator_id, filters))
