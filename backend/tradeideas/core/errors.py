@@ -7,8 +7,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import _iter_included_route_candidates
+from starlette._utils import is_async_callable
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
 from starlette.routing import Match
+from starlette.types import HTTPExceptionHandler
 
 log = logging.getLogger("tradeideas")
 
@@ -98,6 +102,16 @@ def allowed_methods(request: Request) -> str:
         if match != Match.NONE:
             methods |= getattr(route, "methods", None) or set()
     return ", ".join(sorted(methods, key=lambda m: METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER)))
+
+
+async def handler_answer(handler: HTTPExceptionHandler, request: Request, exc: Exception) -> Response:
+    """What an error handler answers for `exc`, called as Starlette calls it (a plain function in a thread)."""
+    if is_async_callable(handler):
+        response = await handler(request, exc)
+    else:
+        response = await run_in_threadpool(handler, request, exc)
+    assert isinstance(response, Response), "HTTP error handlers answer"
+    return response
 
 
 def install_error_handlers(app: FastAPI) -> None:

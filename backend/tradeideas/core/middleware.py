@@ -13,13 +13,11 @@ from collections.abc import Awaitable, Iterable
 from urllib.parse import urlsplit
 
 from cachetools import LRUCache
-from starlette._utils import is_async_callable
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
-from starlette.responses import Response
 from starlette.types import ASGIApp, HTTPExceptionHandler, Message, Receive, Scope, Send
 
+from tradeideas.core.errors import handler_answer
 from tradeideas.core.logs import REQUEST_ID, accepted_request_id, new_request_id
 from tradeideas.core.metrics import UNMATCHED_ROUTE, RequestMetrics
 
@@ -281,7 +279,7 @@ class AppEdge:
             await self.app(scope, receive, send_with_headers)
         except Exception as exc:
             if not status:
-                await (await self._error_response(Request(scope), exc))(scope, receive, send_with_headers)
+                await (await handler_answer(self.on_error, Request(scope), exc))(scope, receive, send_with_headers)
             raise
         finally:
             seconds = time.perf_counter() - started
@@ -291,14 +289,6 @@ class AppEdge:
             if self.access_log.isEnabledFor(logging.INFO):
                 self._log_access(scope, route, status, seconds)
             REQUEST_ID.reset(context)
-
-    async def _error_response(self, request: Request, exc: Exception) -> Response:
-        if is_async_callable(self.on_error):
-            response = await self.on_error(request, exc)
-        else:
-            response = await run_in_threadpool(self.on_error, request, exc)
-        assert isinstance(response, Response), "the 500 handler answers"
-        return response
 
     def _log_access(self, scope: Scope, route: str, status: int, seconds: float) -> None:
         # Invitation and reset links carry their secret in the path: such paths are logged as their template.

@@ -36,8 +36,6 @@ from fastapi.dependencies.utils import request_params_to_args
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
 from fastapi.routing import APIRoute
-from starlette._utils import is_async_callable
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
@@ -45,6 +43,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from tradeideas.core.errors import handler_answer
 from tradeideas.core.schemas import ErrorResponse
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
@@ -154,11 +153,8 @@ async def error_response(request: Request, exc: Exception) -> Response:
         handler = next((handlers[kind] for kind in type(exc).__mro__ if kind in handlers), None)
     if handler is None:
         raise exc
-    response = (
-        await handler(request, exc) if is_async_callable(handler) else await run_in_threadpool(handler, request, exc)
-    )
+    response = await handler_answer(handler, request, exc)
     exc.__traceback__ = None  # a reused exception instance would otherwise keep every request's traceback
-    assert isinstance(response, Response), "HTTP error handlers answer"
     return response
 
 
