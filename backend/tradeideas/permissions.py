@@ -18,6 +18,7 @@ from tradeideas.auth.cache import Login, SessionCache, user_entity
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of, request_session
 from tradeideas.core.errors import Forbidden, NotFound, Unauthorized
+from tradeideas.core.middleware import raw_header
 from tradeideas.db import Database, utcnow
 from tradeideas.settings import Settings
 
@@ -61,12 +62,7 @@ class Principal:
 
 
 def token_from_request(request: Request) -> str | None:
-    # Read from the raw headers: every signed-in request asks, and this one header needs no `Headers` object.
-    header = ""
-    for name, value in request.scope["headers"]:
-        if name == b"authorization":
-            header = value.decode("latin-1")
-            break
+    header = (raw_header(request.scope, b"authorization") or b"").decode("latin-1")
     if header.lower().startswith("bearer "):
         return header[7:].strip() or None
     return request.cookies.get(SESSION_COOKIE) or None
