@@ -379,6 +379,33 @@ async def test_pagination_newest_first_without_gaps(educator_b: httpx.AsyncClien
     assert pages >= 3
 
 
+async def test_every_page_size_gives_that_many_ideas_and_says_whether_more_follow(
+    educator_b: httpx.AsyncClient,
+) -> None:
+    # Pages are read in a few fixed sizes (10, 25, 50, 100) and cut to the size asked for: the sizes around those
+    # steps must still give exactly `limit` ideas, and a cursor only when more ideas follow.
+    for i in range(12):
+        await create(educator_b, pair=f"GBP/USD {i}")
+    everything = (await educator_b.get("/api/trade-ideas", params={"educatorId": 2, "limit": 100})).json()
+    ids = [i["id"] for i in everything["items"]]
+    total = len(ids)
+    assert total >= 12 and everything["nextCursor"] is None
+    for limit in sorted({1, 9, 10, 11, total - 1, total, 26, 51}):
+        page = (await educator_b.get("/api/trade-ideas", params={"educatorId": 2, "limit": limit})).json()
+        assert [i["id"] for i in page["items"]] == ids[:limit], limit
+        assert (page["nextCursor"] is not None) == (limit < total), limit
+    walked: list[int] = []
+    cursor: str | None = None
+    while True:
+        params: dict[str, Any] = {"educatorId": 2, "limit": 10} | ({"cursor": cursor} if cursor else {})
+        page = (await educator_b.get("/api/trade-ideas", params=params)).json()
+        walked += [i["id"] for i in page["items"]]
+        cursor = page["nextCursor"]
+        if cursor is None:
+            break
+    assert walked == ids
+
+
 async def test_list_limits_and_filters_are_validated(customer: httpx.AsyncClient) -> None:
     assert (await customer.get("/api/trade-ideas?limit=101")).status_code == 422
     assert (await customer.get("/api/trade-ideas?limit=0")).status_code == 422

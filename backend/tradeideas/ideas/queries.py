@@ -338,19 +338,29 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
     return created_at, last_id
 
 
-# Which filters a list request uses (its status as the kind of condition it makes): one compiled statement each.
-_PageShape = tuple[bool, str | None, bool, bool, bool]
+# Which filters a list request uses (its status as the kind of condition it makes) and how many rows it reads:
+# one compiled statement each.
+_PageShape = tuple[bool, str | None, bool, bool, bool, int]
 _STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
 _PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
+# A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow. The row count is
+# written into the statement, not bound: with `LIMIT $n` PostgreSQL cannot cost a prepared statement's generic plan
+# (it guesses a tenth of the table) and so plans the page anew on every execution, which cost more than running
+# it (decision 0046). A few sizes keep the statements per connection few.
+PAGE_READ_SIZES = (10, 25, 50, MAX_LIMIT)
+
+
+def _page_read_size(limit: int) -> int:
+    return next(size for size in PAGE_READ_SIZES if size >= limit)
 
 
 def _page_query(shape: _PageShape) -> DriverQuery:
-    """The page statement for one combination of filters, its values left as parameters; built once per shape (at
-    most 80 of them), so a request neither builds nor compiles SQL."""
+    """The page statement for one combination of filters and read size, its values left as parameters; built once
+    per shape (at most 320 of them), so a request neither builds nor compiles SQL."""
     query = _PAGE_QUERIES.get(shape)
     if query is not None:
         return query
-    has_market, status, has_type, has_educator, has_cursor = shape
+    has_market, status, has_type, has_educator, has_cursor, read_size = shape
     ideas = _IDEAS.c
     statement = _shown_ideas()
     if has_market:
@@ -372,7 +382,9 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(
             ideas.created_at <= at, or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id))
         )
-    statement = statement.order_by(ideas.created_at.desc(), ideas.id.desc()).limit(bindparam("limit", type_=Integer))
+    statement = statement.order_by(ideas.created_at.desc(), ideas.id.desc()).limit(
+        literal_column(str(read_size + 1), Integer)
+    )
     return _PAGE_QUERIES.setdefault(shape, DriverQuery(statement))
 
 
@@ -400,7 +412,7 @@ class PageRows:
 async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
     """Ideas newest first, keyset-paginated on (created_at, id), and their pictures: two round trips."""
     limit = max(1, min(filters.limit, MAX_LIMIT))
-    params: dict[str, Any] = {"limit": limit + 1}
+    params: dict[str, Any] = {}
     status = filters.status
     kind = None if status is None else _STATUS_KINDS.get(status, "exact")
     if kind == "exact":
@@ -415,7 +427,7 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
     if filters.cursor:
         params["cursor_at"], params["cursor_id"] = _decode_cursor(filters.cursor)
     shape = (filters.market is not None, kind, filters.idea_type is not None, filters.educator_id is not None)
-    rows = await reader.rows(_page_query((*shape, bool(filters.cursor))), **params)
+    rows = await reader.rows(_page_query((*shape, bool(filters.cursor), _page_read_size(limit))), **params)
     next_cursor = None
     if len(rows) > limit:
         rows = rows[:limit]
