@@ -99,8 +99,9 @@ def _cached_login(cache: SessionCache, settings: Settings, token: str) -> Login 
 
 async def _principal(request: Request, response: Response) -> Principal:
     # Plain calls, not sub-dependencies: this runs on every request, and each dependency FastAPI solves
-    # costs more than the lookup. A cached session needs no database at all; otherwise the lookup (and the
-    # sliding renewal) uses a short connection of its own, closed before the route's session is first used.
+    # costs more than the lookup. A cached session needs no database at all; otherwise the lookup reads on a
+    # short connection of its own, handed back before the route's session is first used, and the sliding
+    # renewal (at most once a day per session) runs in a short transaction of its own.
     settings, cache = component_of(request.app, Settings), component_of(request.app, SessionCache)
     token = token_from_request(request)
     if token is None:
@@ -109,15 +110,18 @@ async def _principal(request: Request, response: Response) -> Principal:
     if cached is not None:
         return Principal(request, cached)
     generation = cache.generation
-    async with component_of(request.app, Database).engine.begin() as conn:
-        login = await auth_service.resolve_session(conn, auth_service.hash_token(token))
-        if login is None:
-            raise Unauthorized(AUTH_REQUIRED)
-        slid = await auth_service.slide_session(conn, login, settings)
-    if slid is not None:
-        login = slid
-        if request.cookies.get(SESSION_COOKIE) == token:
-            set_session_cookie(request, response, token, settings.session_days * 86400)
+    database = component_of(request.app, Database)
+    async with database.reader() as reader:
+        login = await auth_service.resolve_session(reader, auth_service.hash_token(token))
+    if login is None:
+        raise Unauthorized(AUTH_REQUIRED)
+    if auth_service.slide_due(login.refreshed_at, settings):  # at most once a day: a transaction only then
+        async with database.engine.begin() as conn:
+            slid = await auth_service.slide_session(conn, login, settings)
+        if slid is not None:
+            login = slid
+            if request.cookies.get(SESSION_COOKIE) == token:
+                set_session_cookie(request, response, token, settings.session_days * 86400)
     cache.put(token, login, generation)
     return Principal(request, login)
 

@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     worker_start_timeout_seconds: int = 60
     data_dir: Path = Path("./data")
     database_url: str | None = None
+    # PostgreSQL connections each server process keeps open, and the most it uses: a request waits for a free one
+    # rather than opening another (decision 0046). Two cores are busy with about eight.
+    database_pool_size: int = Field(default=10, ge=1)
     demo_password: str = "TradeIdeas2026!"  # noqa: S105 - documented demo-only default
     app_name: str = "Trade Ideas"
     # The address people open the app at (e.g. https://ideas.example.com). Invitation and reset links start

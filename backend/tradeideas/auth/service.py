@@ -16,7 +16,7 @@ from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
 from tradeideas.core.metrics import LOGIN_FAILURES, LOGIN_LOCKOUTS
-from tradeideas.db import DriverQuery, driver_reader, utcnow
+from tradeideas.db import DriverQuery, DriverReader, utcnow
 from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
 
@@ -146,9 +146,9 @@ _SESSION_LOOKUP = DriverQuery(
 )
 
 
-async def resolve_session(conn: AsyncConnection, token_hash: str) -> Login | None:
+async def resolve_session(reader: DriverReader, token_hash: str) -> Login | None:
     """The live session of a token: one round trip, plain columns (no ORM entities)."""
-    rows = await (await driver_reader(conn)).rows(_SESSION_LOOKUP, token_hash=token_hash)
+    rows = await reader.rows(_SESSION_LOOKUP, token_hash=token_hash)
     if not rows:
         return None
     session_id, refreshed_at, expires_at, *user_values = rows[0]

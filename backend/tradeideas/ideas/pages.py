@@ -4,7 +4,7 @@ from typing import Any
 
 import orjson
 
-from tradeideas.db import Database, DriverReader, driver_reader
+from tradeideas.db import Database, DriverReader
 from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
 from tradeideas.ideas.queries import (
     COMPLETED,
@@ -120,8 +120,7 @@ class IdeaPages:
     async def _read_answer(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
         """Caches off: the page and (customers) the seen marks through one connection, each item built once with
         its NEW flag."""
-        async with self._database.engine.connect() as conn:
-            reader = await driver_reader(conn)
+        async with self._database.reader() as reader:
             page = await read_page(reader, filters)
             marks = await read_seen_marks(reader, viewer.user_id) if viewer.is_customer and page.rows else None
         pictures = page.pictures
@@ -146,8 +145,7 @@ class IdeaPages:
         compiled once (see `db.DriverQuery`).
         """
         generation = self._cache.generation
-        async with self._database.engine.connect() as conn:
-            reader = await driver_reader(conn)
+        async with self._database.reader() as reader:
             if page is None:
                 page = await self._read_page(reader, filters)
                 self._cache.put_page(filters, page, generation)
