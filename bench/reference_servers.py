@@ -7,7 +7,8 @@
 - `bare_with_headers`: `bare` plus the response headers every API answer of the app carries (security headers,
   `cache-control`, a request id): what writing those headers alone costs uvicorn.
 - `asyncpg_orjson`: the same SQL the app runs for one uncached request (session, page, images, the
-  customer's seen state), through one asyncpg pool, rows encoded with orjson: the floor for the database path.
+  customer's seen marks), through one asyncpg pool of 10 connections (the app's default pool) and two checkouts
+  (the app's session lookup and its page read), rows encoded with orjson: the floor for the database path.
 """
 
 import hashlib
@@ -49,21 +50,30 @@ bare_with_headers = Starlette(routes=[Route("/api/trade-ideas", bare_with_header
 fastapi_bare = FastAPI(openapi_url=None)
 fastapi_bare.add_api_route("/api/trade-ideas", bare_endpoint, include_in_schema=False)
 
-PAGE_SQL = """
-SELECT i.id, i.educator_id, u.first_name, u.last_name, u.avatar_path, u.specialty, i.pair, i.time_frame,
-       i.order_type, i.idea_type, i.market_type, i.market, i.entry_1, i.entry_2, i.invalidation_level,
-       i.exit_1, i.exit_2, i.exit_3, i.notes, i.status, i.video_url, i.audio_url, i.created_at, i.updated_at,
-       i.edited, i.completed
+# The app's statements for one uncached list request, as it sends them to PostgreSQL (its columns, its one
+# UNION ALL for the customer's marks, the row count written into the page statement: decision 0046).
+_COLUMNS = """i.id, i.educator_id, u.first_name, u.last_name, u.role, u.slug, u.avatar_path, u.specialty, i.pair,
+       i.time_frame, i.order_type, i.idea_type, i.market_type, i.market, i.entry_1, i.entry_2, i.invalidation_level,
+       i.exit_1, i.exit_2, i.exit_3, i.notes, i.status, i.completed, i.video_url, i.audio_url, i.created_at,
+       i.updated_at, i.edited, i.edited_after_publish, i.outcome, i.close_price, i.closed_at, i.r_multiple"""
+PAGE_SQL = {
+    completed: f"""SELECT {_COLUMNS}
 FROM trade_ideas i JOIN users u ON u.id = i.educator_id
-WHERE i.market = $1 AND i.completed = $3
-ORDER BY i.created_at DESC, i.id DESC LIMIT $2
-"""
-SESSION_SQL = """SELECT s.id, s.expires_at, s.refreshed_at, u.id, u.role
-FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND u.disabled = false"""
-IMAGES_SQL = """SELECT ii.idea_id, m.id, m.file_name FROM idea_images ii JOIN media_files m ON m.id = ii.media_id
+WHERE i.market = $1 AND i.completed = {str(completed).lower()}
+ORDER BY i.created_at DESC, i.id DESC LIMIT {LIMIT + 1}"""  # noqa: S608 - a bool and an int, not input
+    for completed in (False, True)
+}
+SESSION_SQL = """SELECT s.id, s.refreshed_at, s.expires_at, u.id, u.email, u.password_hash, u.role, u.first_name,
+       u.last_name, u.slug, u.specialty, u.bio, u.years_experience, u.trading_style, u.timezone, u.is_public,
+       u.avatar_path, u.disabled, u.invited, u.last_seen_at, u.created_at, u.updated_at
+FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1"""
+IMAGES_SQL = """SELECT ii.idea_id, m.id, m.file_name, m.full_file_name
+FROM idea_images ii JOIN media_files m ON m.id = ii.media_id
 WHERE ii.idea_id = ANY($1::int[]) ORDER BY ii.idea_id, ii.position"""
-STATE_SQL = "SELECT * FROM customer_idea_state WHERE user_id = $1"
-VIEWS_SQL = "SELECT idea_id FROM idea_views WHERE user_id = $1"
+MARKS_SQL = """SELECT 0 AS kind, NULL AS marked_id, forex_seen_until, crypto_seen_until, notify_forex, notify_crypto
+FROM customer_idea_state WHERE user_id = $1
+UNION ALL SELECT 1, idea_id, NULL, NULL, NULL, NULL FROM idea_views WHERE user_id = $1
+UNION ALL SELECT 2, educator_id, NULL, NULL, NULL, NULL FROM customer_muted_educators WHERE user_id = $1"""
 
 pool: Any = None
 
@@ -71,33 +81,37 @@ pool: Any = None
 @asynccontextmanager
 async def _lifespan(_app: Starlette) -> AsyncIterator[None]:
     global pool
-    pool = await asyncpg.create_pool(os.environ["BENCH_PG_DSN"], min_size=4, max_size=10)
+    pool = await asyncpg.create_pool(os.environ["BENCH_PG_DSN"], min_size=10, max_size=10)
     yield
     await pool.close()
 
 
 async def asyncpg_endpoint(request: Request) -> Response:
     token = request.headers.get("authorization", "")[7:]
+    completed = request.query_params["status"] == "completed"
     async with pool.acquire() as conn:
         session = await conn.fetchrow(SESSION_SQL, hashlib.sha256(token.encode()).hexdigest())
-        if session is None:
-            return Response(b'{"message":"Authentication required","code":"unauthorized"}', status_code=401)
-        user_id = session[3]
-        market, completed = request.query_params.get("market", "forex"), request.query_params["status"] == "completed"
-        rows = await conn.fetch(PAGE_SQL, market, LIMIT + 1, completed)
-        ids = [r["id"] for r in rows[:LIMIT]]
-        images = await conn.fetch(IMAGES_SQL, ids)
-        state = await conn.fetchrow(STATE_SQL, user_id)
-        seen = {r[0] for r in await conn.fetch(VIEWS_SQL, user_id)}
+    if session is None or session["disabled"]:
+        return Response(b'{"message":"Authentication required","code":"unauthorized"}', status_code=401)
+    user_id = session[3]
+    async with pool.acquire() as conn:
+        rows = (await conn.fetch(PAGE_SQL[completed], request.query_params.get("market", "forex")))[:LIMIT]
+        images = await conn.fetch(IMAGES_SQL, [r["id"] for r in rows])
+        marks = await conn.fetch(MARKS_SQL, user_id)
     by_idea: dict[int, list[str]] = {}
-    for idea_id, _media_id, name in images:
+    for idea_id, _media_id, name, _full_name in images:
         by_idea.setdefault(idea_id, []).append(f"/media/{name}")
-    until = state["forex_seen_until"] if state is not None else None
+    until, seen = None, set()
+    for mark in marks:
+        if mark[0] == 0:
+            until = mark["forex_seen_until"]
+        elif mark[0] == 1:
+            seen.add(mark[1])
     items = []
-    for r in rows[:LIMIT]:
+    for r in rows:
         item = dict(r)
         item["imageUrls"] = by_idea.get(r["id"], [])
-        item["isNew"] = r["id"] not in seen and (until is None or r["created_at"] > until)
+        item["isNew"] = not r["completed"] and r["id"] not in seen and (until is None or r["created_at"] > until)
         items.append(item)
     return Response(orjson.dumps({"items": items, "nextCursor": None}), media_type="application/json")
 
