@@ -240,7 +240,8 @@ class DriverQuery:
 
     `statement` is the Core statement, or a function of the dialect's name for the few reads written differently
     per database (a list of ids: `= ANY(array)` on PostgreSQL, `json_each` on SQLite). Parameters are
-    `bindparam`s, given by name. Rows come back as tuples in the statement's column order (asyncpg's `Record` on
+    `bindparam`s, given by name; a `bindparam` marked `literal_execute` (with its value) is written into the
+    statement's text instead. Rows come back as tuples in the statement's column order (asyncpg's `Record` on
     PostgreSQL), with values of the Python types SQLAlchemy would return.
     """
 
@@ -259,7 +260,12 @@ class DriverQuery:
     def _compile(self, dialect: Dialect) -> _Compiled:
         statement = self._statement if isinstance(self._statement, ClauseElement) else self._statement(dialect.name)
         compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
-        names = tuple(compiled.positiontup or ())
+        sql, names = compiled.string, tuple(compiled.positiontup or ())
+        if compiled.literal_execute_params:
+            # Values the statement carries as `literal_execute` bindparams are written into its text once, here, by
+            # SQLAlchemy's literal rendering (quoted and escaped per dialect); the rest stay parameters.
+            expanded = compiled.construct_expanded_state({name: None for name in names if compiled.binds[name].required})
+            sql, names = expanded.statement, tuple(expanded.positiontup or ())
         binds = {name: compiled.binds[name] for name in names}
         bind = {}
         for name, param in binds.items():
@@ -276,7 +282,7 @@ class DriverQuery:
             process = type_.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
                 convert.append((index, process))
-        return _Compiled(compiled.string, names, defaults, bind, tuple(convert))
+        return _Compiled(sql, names, defaults, bind, tuple(convert))
 
 
 class _IdList(TypeDecorator[list[int]]):

@@ -1,5 +1,6 @@
-"""The PostgreSQL pool's check before it hands out a connection (in place of a ping on every checkout): a
-connection the server ended is replaced without an error, and only one left unused for a while is pinged."""
+"""The PostgreSQL pool: its check before it hands out a connection (in place of a ping on every checkout: a
+connection the server ended is replaced without an error, and only one left unused for a while is pinged), its fixed
+size, and reads on its connections through the driver (`Database.reader`, `DriverQuery`)."""
 
 import asyncio
 from typing import Any
@@ -8,11 +9,13 @@ import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import String, bindparam, select, update
 
 from tradeideas import db as db_module
 from tradeideas.auth.cache import SessionCache
+from tradeideas.auth.models import User
 from tradeideas.core.deps import component_of
-from tradeideas.db import Database
+from tradeideas.db import Database, DriverQuery
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.realtime.broker import LISTENER_NAME
 from tradeideas.settings import Settings
@@ -75,3 +78,50 @@ async def test_only_a_connection_left_unused_for_a_while_is_pinged(
     monkeypatch.setattr(db_module, "PING_AFTER_IDLE_SECONDS", 0.0)
     assert (await customer.get(LIST)).status_code == 200
     assert pings  # idle "longer" than the limit: pinged first
+
+
+async def test_a_busy_process_keeps_to_its_pool_and_opens_no_connection_beyond_it(
+    app: FastAPI, customer: httpx.AsyncClient, settings: Settings, postgres: str, uncached: None
+) -> None:
+    async def app_backends(admin: asyncpg.Connection) -> set[int]:
+        rows = await admin.fetch(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> $1",
+            LISTENER_NAME,
+        )
+        return {row["pid"] for row in rows}
+
+    # Warm the pool up to its size, then load it with many more requests at once than it has connections.
+    warm = await asyncio.gather(*(customer.get(LIST) for _ in range(settings.database_pool_size * 2)))
+    assert all(r.status_code == 200 for r in warm)
+    admin = await asyncpg.connect(postgres)
+    try:
+        before = await app_backends(admin)
+        answers = await asyncio.gather(*(customer.get(LIST) for _ in range(64)))
+        after = await app_backends(admin)
+    finally:
+        await admin.close()
+    assert [r.status_code for r in answers] == [200] * 64
+    assert len(after) <= settings.database_pool_size
+    assert after == before  # every request waited for a pooled connection: none opened, none closed
+
+
+async def test_values_written_into_a_statement_are_quoted_and_the_rest_stay_parameters(
+    app: FastAPI, customer: httpx.AsyncClient
+) -> None:
+    database = component_of(app, Database)
+    users = User.__table__
+    async with database.sessionmaker() as session:
+        await session.execute(update(User).where(User.email == "customer@example.com").values(last_name="O'Brien"))
+        await session.commit()
+    query = DriverQuery(
+        select(users.c.email).where(
+            users.c.last_name == bindparam("last_name", value="O'Brien", type_=String, literal_execute=True),
+            users.c.role == bindparam("role", type_=String),
+        )
+    )
+    compiled = query.compiled(database.engine.dialect)
+    assert "'O''Brien'" in compiled.sql and compiled.names == ("role",)
+    async with database.reader() as reader:
+        assert [tuple(row) for row in await reader.rows(query, role="customer")] == [("customer@example.com",)]
+        assert list(await reader.rows(query, role="educator")) == []

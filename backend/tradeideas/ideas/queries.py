@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
+    BindParameter,
     CompoundSelect,
     Integer,
     Row,
@@ -338,15 +339,12 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
     return created_at, last_id
 
 
-# Which filters a list request uses (its status as the kind of condition it makes) and how many rows it reads:
-# one compiled statement each.
-_PageShape = tuple[bool, str | None, bool, bool, bool, int]
+# A list request's statement: the market, status (as the kind of condition it makes) and idea type it filters on,
+# whether it filters on an educator and starts after a cursor, and how many rows it reads.
+_PageShape = tuple[str | None, str | None, str | None, bool, bool, int]
 _STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
 _PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
-# A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow. The row count is
-# written into the statement, not bound: with `LIMIT $n` PostgreSQL cannot cost a prepared statement's generic plan
-# (it guesses a tenth of the table) and so plans the page anew on every execution, which cost more than running
-# it (decision 0046). A few sizes keep the statements per connection few.
+# A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow.
 PAGE_READ_SIZES = (10, 25, 50, MAX_LIMIT)
 
 
@@ -354,17 +352,26 @@ def _page_read_size(limit: int) -> int:
     return next(size for size in PAGE_READ_SIZES if size >= limit)
 
 
+def _written_in(name: str, value: str | int, type_: type[String] | type[Integer]) -> BindParameter[Any]:
+    """A value written into the statement's text rather than bound (decision 0046). PostgreSQL plans a prepared
+    statement anew on every execution whenever it costs its generic plan, made without the values, above the
+    plans made for them: with the page size bound it assumed a tenth of the table, and with the market and idea type
+    bound it misjudged how many ideas match; either way planning cost more than running the page. These come from
+    closed sets (the sizes above, two markets, two idea types), so the statements stay few."""
+    return bindparam(name, value=value, type_=type_, literal_execute=True)
+
+
 def _page_query(shape: _PageShape) -> DriverQuery:
-    """The page statement for one combination of filters and read size, its values left as parameters; built once
-    per shape (at most 320 of them), so a request neither builds nor compiles SQL."""
+    """The page statement for one shape (at most 720 of them), built and compiled once, so a request neither builds
+    nor compiles SQL; the educator, the cursor and an exact status stay parameters."""
     query = _PAGE_QUERIES.get(shape)
     if query is not None:
         return query
-    has_market, status, has_type, has_educator, has_cursor, read_size = shape
+    market, status, idea_type, has_educator, has_cursor, read_size = shape
     ideas = _IDEAS.c
     statement = _shown_ideas()
-    if has_market:
-        statement = statement.where(ideas.market == bindparam("market", type_=String))
+    if market is not None:
+        statement = statement.where(ideas.market == _written_in("market", market, String))
     if status == "active":
         statement = statement.where(ideas.completed == false())
     elif status == "completed":
@@ -373,8 +380,8 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(ideas.closed_at.is_not(None))
     elif status == "exact":
         statement = statement.where(ideas.status == bindparam("status", type_=String))
-    if has_type:
-        statement = statement.where(ideas.idea_type == bindparam("idea_type", type_=String))
+    if idea_type is not None:
+        statement = statement.where(ideas.idea_type == _written_in("idea_type", idea_type, String))
     if has_educator:
         statement = statement.where(ideas.educator_id == bindparam("educator_id", type_=Integer))
     if has_cursor:
@@ -383,7 +390,7 @@ def _page_query(shape: _PageShape) -> DriverQuery:
             ideas.created_at <= at, or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id))
         )
     statement = statement.order_by(ideas.created_at.desc(), ideas.id.desc()).limit(
-        literal_column(str(read_size + 1), Integer)
+        _written_in("rows", read_size + 1, Integer)
     )
     return _PAGE_QUERIES.setdefault(shape, DriverQuery(statement))
 
@@ -418,16 +425,13 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
     if kind == "exact":
         assert status is not None
         params["status"] = normalise_status(status).value
-    if filters.market is not None:
-        params["market"] = filters.market
-    if filters.idea_type is not None:
-        params["idea_type"] = filters.idea_type.capitalize()
     if filters.educator_id is not None:
         params["educator_id"] = filters.educator_id
     if filters.cursor:
         params["cursor_at"], params["cursor_id"] = _decode_cursor(filters.cursor)
-    shape = (filters.market is not None, kind, filters.idea_type is not None, filters.educator_id is not None)
-    rows = await reader.rows(_page_query((*shape, bool(filters.cursor), _page_read_size(limit))), **params)
+    idea_type = None if filters.idea_type is None else filters.idea_type.capitalize()
+    shape = (filters.market, kind, idea_type, filters.educator_id is not None, bool(filters.cursor))
+    rows = await reader.rows(_page_query((*shape, _page_read_size(limit))), **params)
     next_cursor = None
     if len(rows) > limit:
         rows = rows[:limit]
