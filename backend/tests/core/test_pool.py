@@ -9,7 +9,7 @@ import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import String, bindparam, select, update
+from sqlalchemy import String, bindparam, select
 
 from tradeideas import db as db_module
 from tradeideas.auth.cache import SessionCache
@@ -111,17 +111,16 @@ async def test_values_written_into_a_statement_are_quoted_and_the_rest_stay_para
 ) -> None:
     database = component_of(app, Database)
     users = User.__table__
-    async with database.sessionmaker() as session:
-        await session.execute(update(User).where(User.email == "customer@example.com").values(last_name="O'Brien"))
-        await session.commit()
     query = DriverQuery(
         select(users.c.email).where(
-            users.c.last_name == bindparam("last_name", value="O'Brien", type_=String, literal_execute=True),
+            users.c.email == bindparam("email", value="customer@example.com", type_=String, literal_execute=True),
+            users.c.last_name != bindparam("not_named", value="O'Brien", type_=String, literal_execute=True),
             users.c.role == bindparam("role", type_=String),
         )
     )
     compiled = query.compiled(database.engine.dialect)
-    assert "'O''Brien'" in compiled.sql and compiled.names == ("role",)
+    assert "'customer@example.com'" in compiled.sql and "'O''Brien'" in compiled.sql
+    assert compiled.names == ("role",)
     async with database.reader() as reader:
         assert [tuple(row) for row in await reader.rows(query, role="customer")] == [("customer@example.com",)]
         assert list(await reader.rows(query, role="educator")) == []
