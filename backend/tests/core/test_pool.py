@@ -124,3 +124,29 @@ async def test_values_written_into_a_statement_are_quoted_and_the_rest_stay_para
     async with database.reader() as reader:
         assert [tuple(row) for row in await reader.rows(query, role="customer")] == [("customer@example.com",)]
         assert list(await reader.rows(query, role="educator")) == []
+
+
+async def test_a_read_cancelled_midway_still_hands_its_connection_back(app: FastAPI) -> None:
+    # A client that goes away cancels its request; the pool opens nothing beyond its size, so a connection
+    # that never came back would be lost for good. Cancelled twice: in the read, and again on its way back.
+    database = component_of(app, Database)
+    pool = database.engine.sync_engine.pool
+    checked_out = pool.checkedout()  # type: ignore[attr-defined]
+    reading = asyncio.Event()
+
+    async def read() -> None:
+        async with database.reader():
+            reading.set()
+            await asyncio.sleep(30)
+
+    task = asyncio.create_task(read())
+    await reading.wait()
+    assert pool.checkedout() == checked_out + 1  # type: ignore[attr-defined]
+    task.cancel()
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert pool.checkedout() == checked_out  # type: ignore[attr-defined]
+    async with database.reader():  # and the pool still hands connections out
+        assert pool.checkedout() == checked_out + 1  # type: ignore[attr-defined]
