@@ -117,11 +117,9 @@ async def _principal(request: Request, response: Response) -> Principal:
         raise Unauthorized(AUTH_REQUIRED)
     if auth_service.slide_due(login.refreshed_at, settings):  # at most once a day: a transaction only then
         async with database.engine.begin() as conn:
-            slid = await auth_service.slide_session(conn, login, settings)
-        if slid is not None:
-            login = slid
-            if request.cookies.get(SESSION_COOKIE) == token:
-                set_session_cookie(request, response, token, settings.session_days * 86400)
+            login = await auth_service.slide_session(conn, login, settings)
+        if request.cookies.get(SESSION_COOKIE) == token:
+            set_session_cookie(request, response, token, settings.session_days * 86400)
     cache.put(token, login, generation)
     return Principal(request, login)
 

@@ -176,11 +176,9 @@ def slide_due(refreshed_at: datetime, settings: Settings, now: datetime | None =
     return (now or utcnow()) - refreshed_at >= settings.session_refresh_hours * ONE_HOUR
 
 
-async def slide_session(conn: AsyncConnection, login: Login, settings: Settings) -> Login | None:
-    """Extend a session's lifetime at most once per refresh interval (noting when its user was last seen);
-    the extended login, or None when it was not due."""
-    if not slide_due(login.refreshed_at, settings):
-        return None
+async def slide_session(conn: AsyncConnection, login: Login, settings: Settings) -> Login:
+    """Extend a session's lifetime (noting when its user was last seen): the extended login. Callers slide a
+    session only when `slide_due` says so, at most once per refresh interval."""
     now = utcnow()
     expires_at = now + timedelta(days=settings.session_days)
     await conn.execute(
