@@ -21,6 +21,10 @@ from tradeideas.realtime.broker import LISTENER_NAME
 from tradeideas.settings import Settings
 
 LIST = "/api/trade-ideas?market=forex&status=active&limit=100"
+# The app's pooled connections to the test database: every backend but this test's own and the LISTEN connection.
+APP_BACKENDS = (
+    "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> $1"
+)
 
 
 @pytest.fixture
@@ -46,11 +50,7 @@ async def test_connections_the_server_ended_are_replaced_without_an_error(
     assert all(r.status_code == 200 for r in answers)
     admin = await asyncpg.connect(postgres)
     try:
-        ended = await admin.fetchval(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> $1",
-            LISTENER_NAME,
-        )
+        ended = await admin.fetchval(f"SELECT count(pg_terminate_backend(pid)) {APP_BACKENDS}", LISTENER_NAME)
     finally:
         await admin.close()
     assert ended >= 2
@@ -84,12 +84,7 @@ async def test_a_busy_process_keeps_to_its_pool_and_opens_no_connection_beyond_i
     app: FastAPI, customer: httpx.AsyncClient, settings: Settings, postgres: str, uncached: None
 ) -> None:
     async def app_backends(admin: asyncpg.Connection) -> set[int]:
-        rows = await admin.fetch(
-            "SELECT pid FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> $1",
-            LISTENER_NAME,
-        )
-        return {row["pid"] for row in rows}
+        return {row["pid"] for row in await admin.fetch(f"SELECT pid {APP_BACKENDS}", LISTENER_NAME)}
 
     # Warm the pool up to its size, then load it with many more requests at once than it has connections.
     warm = await asyncio.gather(*(customer.get(LIST) for _ in range(settings.database_pool_size * 2)))
