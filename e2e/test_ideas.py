@@ -245,7 +245,9 @@ def test_my_trade_ideas_cards_mark_edit_and_delete(page: Page) -> None:
     page.get_by_role("menuitem", name="Exit 1 reached").click()
     expect(page.get_by_text("Trade idea marked successful and moved to Leverage Ideas for Forex")).to_be_visible()
     expect(card.get_by_text("Success", exact=True)).to_be_visible()
-    expect(card.get_by_role("button", name="Failed")).to_have_count(0)  # completed: no status buttons
+    # Just recorded: the result can be corrected for 15 minutes, and the card says until when.
+    expect(card.get_by_text(re.compile(r"^You can correct this result until"))).to_be_visible()
+    expect(card.get_by_role("button", name="Failed")).to_be_visible()
 
     card.get_by_role("link", name="Edit CAD/JPY trade idea").click()
     expect(page).to_have_url(re.compile(r"/educator/ideas/\d+/edit$"))
@@ -285,3 +287,39 @@ def test_reset_returns_an_idea_to_pending_in_the_active_list(browser: Browser, b
     finally:
         educator_ctx.close()
         customer_ctx.close()
+
+
+RESULT_FIXED = "This idea's result is part of the track record and can no longer be changed."
+IDENTITY_FIXED = "This idea is published: its market, pair, direction, type and time frame can no longer be changed."
+
+
+def test_a_result_recorded_days_ago_offers_no_controls_to_change_it(page: Page) -> None:
+    login(page, EDUCATOR_A, educator=True)
+    # A demo idea of this educator that closed days ago: its result is part of the track record.
+    listed = page.context.request.get("/api/trade-ideas", params={"educatorId": 1, "status": "completed", "limit": 1})
+    old = listed.json()["items"][0]
+    page.goto("/educator/ideas")
+    card = page.get_by_role("article", name=f"{old['pair']} trade idea").filter(has=page.get_by_role("note"))
+    expect(card.first.get_by_role("note")).to_have_text(RESULT_FIXED)
+    expect(card.first.get_by_role("button", name="Success", exact=True)).to_have_count(0)
+    expect(card.first.get_by_role("button", name="Failed", exact=True)).to_have_count(0)
+    # The server refuses it too, with the same words.
+    refused = page.context.request.put(f"/api/trade-ideas/{old['id']}", data={"status": "pending"})
+    assert refused.status == 409 and refused.json()["message"] == RESULT_FIXED
+
+    # The edit form keeps what the idea is and lets the educator add to its notes.
+    page.goto(f"/educator/ideas/{old['id']}/edit")
+    form = page.get_by_role("form", name="Edit Trade Idea")
+    expect(form.get_by_role("note")).to_contain_text(IDENTITY_FIXED)
+    expect(form.get_by_label("Pair")).to_be_disabled()
+    expect(form.get_by_label("Time Frame")).to_be_disabled()
+    expect(form.get_by_role("radio", name="Forex")).to_be_disabled()
+    form.get_by_label("Notes").fill("Post-mortem: the stop was too tight for the news.")
+    form.get_by_role("button", name="Update Trade Idea").click()
+    expect(page.get_by_text("Trade idea updated successfully")).to_be_visible()
+    after = page.context.request.get(f"/api/trade-ideas/{old['id']}").json()
+    assert (after["notes"], after["status"], after["rMultiple"]) == (
+        "Post-mortem: the stop was too tight for the news.",
+        old["status"],
+        old["rMultiple"],
+    )

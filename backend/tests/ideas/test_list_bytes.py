@@ -284,6 +284,9 @@ async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: 
         close_price=idea.close_price,
         closed_at=idea.closed_at,
         r_multiple=idea.r_multiple,
+        # 15 minutes to correct, after publishing and after recording a result.
+        identity_fixed_at=idea.created_at + timedelta(minutes=15),
+        result_fixed_at=None if idea.closed_at is None else idea.closed_at + timedelta(minutes=15),
         is_new=is_new,
     ).model_dump(mode="json", by_alias=True)
 

@@ -4,7 +4,7 @@ totals equal to a recomputation from the ideas after any sequence of completes, 
 import csv
 import io
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -20,7 +20,12 @@ from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, total_rows
 from tradeideas.trackrecords.models import TrackRecordTotal
 from tradeideas.trackrecords.service import refresh_totals
 
+IDENTITY = {"marketType", "pair", "orderType", "ideaType", "timeFrame"}
 CRYPTO = {"pair": "BTC/USDT", "marketType": "Crypto", "entry1": "100", "invalidationLevel": "90", "exit1": "120"}
+
+
+def _at(json_time: str) -> datetime:
+    return datetime.fromisoformat(json_time.replace("Z", "+00:00"))
 
 
 async def test_drawdown_and_curve_follow_closing_order_across_groups(
@@ -127,29 +132,56 @@ async def test_stored_totals_equal_a_recomputation_after_any_changes(
         await refresh_totals(s, 1)
     rng = random.Random(10)
     ideas: list[dict[str, Any]] = []
-    closed: set[int] = set()
+    closed: dict[int, dict[str, Any]] = {}  # idea id -> the body that recorded its current result
+    shown: dict[int, dict[str, Any]] = {}  # idea id -> the idea as the server last returned it
+    window = timedelta(minutes=15)
+    seen: set[str] = set()  # which of the rules' branches the walk went through
     for step in range(60):
         action = rng.choice(["publish", "publish", "complete", "complete", "regrade", "reopen", "edit", "delete"])
         if action == "publish" or not ideas:
-            ideas.append(await buy(educator_a, tf, **(CRYPTO if rng.random() < 0.4 else {})))
-        elif action in ("complete", "regrade"):
-            pool = [i for i in ideas if (i["id"] in closed) == (action == "regrade")] or ideas
-            idea = rng.choice(pool)
-            await complete(educator_a, idea, **rng.choice(OUTCOMES))
-            closed.add(idea["id"])
-        elif action == "reopen" and closed:
-            idea_id = rng.choice(sorted(closed))
-            await complete(educator_a, {"id": idea_id}, status="pending")
-            closed.discard(idea_id)
+            idea = await buy(educator_a, tf, **(CRYPTO if rng.random() < 0.4 else {}))
+            ideas.append(idea)
+            shown[idea["id"]] = idea
+        elif action in ("complete", "regrade", "reopen"):
+            pool = [i for i in ideas if (i["id"] in closed) == (action != "complete")]
+            if not pool:
+                continue
+            idea_id = rng.choice(pool)["id"]
+            body = {"status": "pending"} if action == "reopen" else rng.choice(OUTCOMES)
+            r = await educator_a.put(f"/api/trade-ideas/{idea_id}", json=body)
+            recorded_at = shown[idea_id]["closedAt"]
+            fixed = recorded_at is not None and clock.now() > _at(recorded_at) + window
+            if fixed and body != closed.get(idea_id):
+                # A result older than the correction window stays as it is.
+                assert (r.status_code, r.json()["code"]) == (409, "result_fixed"), r.text
+                seen.add("result fixed")
+                continue
+            if recorded_at is not None:
+                seen.add("result corrected")
+            assert r.status_code == 200, r.text
+            shown[idea_id] = r.json()
+            if action == "reopen":
+                del closed[idea_id]
+            else:
+                closed[idea_id] = body
         elif action == "edit":
             # Within the window the levels count; after it they show but R stays. Moving an idea to the other
-            # market moves it between groups either way.
+            # market moves it between groups within the window; after it the idea's identity stays.
             idea = rng.choice(ideas)
             forex = {"pair": "EUR/USD", "marketType": "Forex"}
             kind = {"ideaType": rng.choice(["Leverage", "Exchange"])}
             change = rng.choice([{"invalidationLevel": "95"}, {"exit1": "140"}, CRYPTO, forex, kind])
+            before = shown[idea["id"]]
             r = await educator_a.patch(f"/api/trade-ideas/{idea['id']}", json=change)
+            moves = any(k in IDENTITY and before[k] != v for k, v in change.items())
+            if moves and clock.now() > _at(before["createdAt"]) + window:
+                assert (r.status_code, r.json()["code"]) == (409, "identity_fixed"), r.text
+                seen.add("identity fixed")
+                continue
+            if moves:
+                seen.add("identity corrected")
             assert r.status_code == 200, r.text
+            shown[idea["id"]] = r.json()
         elif action == "delete":
             idea = rng.choice(ideas)
             r = await educator_a.delete(f"/api/trade-ideas/{idea['id']}")
@@ -166,6 +198,7 @@ async def test_stored_totals_equal_a_recomputation_after_any_changes(
             full = await record(customer, 1)
             assert {k: listed[k] for k in FIGURES} == {k: full[k] for k in FIGURES}
     assert closed, "the walk completed some ideas"
+    assert seen == {"result fixed", "result corrected", "identity fixed", "identity corrected"}
     monkeypatch.undo()
     async with app.state.db.sessionmaker() as s, s.begin():
         await refresh_totals(s, 1)

@@ -36,10 +36,13 @@ from tradeideas.ideas.models import (
 from tradeideas.ideas.outcomes import (
     CORRECTION_WINDOW,
     LEVEL_FIELDS,
+    check_manual_close,
+    identity_fixed_at,
     manual_status,
     normalise_close_price,
     r_multiple,
     resolve_outcome,
+    result_fixed_at,
 )
 from tradeideas.ideas.queries import (
     PUBLIC_VIEWER,
@@ -74,6 +77,10 @@ EDITABLE_FIELDS: dict[str, str] = {
     "video_url": "videoUrl",
 }
 COMPLETED_NOT_DELETABLE = "Completed ideas are part of the track record and cannot be deleted."
+RESULT_FIXED = "This idea's result is part of the track record and can no longer be changed."
+IDENTITY_FIXED = "This idea is published: its market, pair, direction, type and time frame can no longer be changed."
+# What an idea is: fixed once the correction window after publishing has passed (`identity_fixed_at`).
+IDENTITY_FIELDS = ("market_type", "pair", "order_type", "idea_type", "time_frame")
 
 
 # ---------------------------------------------------------------- writing
@@ -154,8 +161,16 @@ def _closing_day(idea: TradeIdea) -> list[datetime]:
 async def update_idea(
     db: AsyncSession, idea: TradeIdea, editor_id: int, body: IdeaUpdate, now: datetime | None = None
 ) -> TradeIdea:
-    """Apply the given fields; every changed field is kept as a revision."""
+    """Apply the given fields; every changed field is kept as a revision.
+
+    After the correction window the idea's identity (`IDENTITY_FIELDS`) is fixed: changing it is a 409 and
+    nothing is saved. Notes, media and levels stay editable (the record keeps the levels' recorded values).
+    """
     now = now or utcnow()
+    if now > identity_fixed_at(idea.created_at) and any(
+        attr in body.model_fields_set and getattr(body, attr) != getattr(idea, attr) for attr in IDENTITY_FIELDS
+    ):
+        raise AppError(IDENTITY_FIXED, code="identity_fixed", status_code=409)
     revisions: list[IdeaRevision] = []
     for attr, label in EDITABLE_FIELDS.items():
         if attr not in body.model_fields_set:
@@ -223,16 +238,24 @@ async def set_status(
 
     Completing records the outcome (defaults: exit1, invalidation, not_triggered), the closing time and R;
     reopening clears them. The educator's track record follows in the same transaction (`IdeaRecordChanged`).
+    A recorded result can be corrected (re-graded or reopened) within the correction window after it was
+    recorded; later, any change is a 409 (repeating the recorded result is not a change).
     """
     status = normalise_status(value)
     exits = {"exit1": idea.exit1, "exit2": idea.exit2, "exit3": idea.exit3}
     chosen, price = resolve_outcome(status, outcome, normalise_close_price(close_price), exits)
-    r = None if chosen is None else r_multiple(await recorded_levels(db, idea), chosen, price)
+    levels = await recorded_levels(db, idea)
+    if chosen == "manual" and price is not None:
+        check_manual_close(levels, price)
+    r = None if chosen is None else r_multiple(levels, chosen, price)
     if chosen == "manual":
         status = manual_status(status, r)
     if (idea.status, idea.outcome, idea.close_price) == (status.value, chosen, price):
         return idea
     now = now or utcnow()
+    fixed_at = result_fixed_at(idea.closed_at)
+    if fixed_at is not None and now > fixed_at:
+        raise AppError(RESULT_FIXED, code="result_fixed", status_code=409)
     for label, old, new in (
         ("status", idea.status, status.value),
         ("outcome", idea.outcome, chosen),

@@ -7,15 +7,29 @@ R is taken from the levels as they stood at the end of the correction window (se
 
 import re
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Literal
 
 from tradeideas.core.errors import Invalid
 from tradeideas.ideas.models import IdeaStatus
 
-# Edits within this time after publishing are corrections: they leave no trace in the track record.
+# Edits within this time after publishing are corrections: they leave no trace in the track record. The same
+# window follows the recording of a result: after it, the result is part of the record for good.
 CORRECTION_WINDOW = timedelta(minutes=15)
+# A manual close further than this from the entry, in R, is a typo (a price from another pair or a missing digit).
+MAX_MANUAL_R = Decimal(20)
+
+
+def identity_fixed_at(created_at: datetime) -> datetime:
+    """When an idea's market, pair, direction, type and time frame stop being editable (from publishing)."""
+    return created_at + CORRECTION_WINDOW
+
+
+def result_fixed_at(closed_at: datetime | None) -> datetime | None:
+    """When a recorded result stops being correctable (from its recording); None while the idea is open."""
+    return None if closed_at is None else closed_at + CORRECTION_WINDOW
+
 
 Outcome = Literal["exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered"]
 OUTCOMES: tuple[Outcome, ...] = ("exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered")
@@ -27,6 +41,7 @@ STATUS_OUTCOMES: dict[IdeaStatus, tuple[Outcome, ...]] = {
 }
 MANUAL_NEEDS_PRICE = "A manual close needs a numeric closePrice"
 CLOSE_PRICE_NOT_NUMBER = "closePrice must be a number"
+CLOSE_PRICE_NOT_POSITIVE = "closePrice must be a positive number"
 CLOSE_PRICE_ONLY_MANUAL = "closePrice is only given for a manual close"
 OUTCOME_ON_OPEN = "An outcome is only given when an idea is completed"
 
@@ -114,12 +129,33 @@ def r_multiple(levels: Levels, outcome: str, close_price: str | None) -> float |
 
 
 def normalise_close_price(value: str | None) -> str | None:
-    """The close price as sent (trimmed); 422 when it is not a number."""
+    """The close price as sent (trimmed); 422 when it is not a positive number."""
     if value is None or not value.strip():
         return None
-    if parse_level(value) is None:
+    price = parse_level(value)
+    if price is None:
         raise Invalid(CLOSE_PRICE_NOT_NUMBER, code="invalid_close_price")
+    if price <= 0:
+        raise Invalid(CLOSE_PRICE_NOT_POSITIVE, code="invalid_close_price")
     return value.strip()
+
+
+def check_manual_close(levels: Levels, close_price: str) -> None:
+    """422 when a manual close price lies more than `MAX_MANUAL_R` from the entry (where R can be known)."""
+    entry = planned_entry(levels)
+    stop = parse_level(levels.invalidation_level)
+    close = parse_level(close_price)
+    if entry is None or stop is None or close is None or entry == stop:
+        return
+    move = close - entry if levels.order_type == "BUY" else entry - close
+    r = move / abs(entry - stop)
+    if abs(r) > MAX_MANUAL_R:
+        shown = r.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        raise Invalid(
+            f"A close at {close_price} would make this idea {shown:+} R: a manual close can be at most "
+            f"{MAX_MANUAL_R} R from the entry. Check the price.",
+            code="implausible_close_price",
+        )
 
 
 def resolve_outcome(

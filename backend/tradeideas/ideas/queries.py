@@ -42,7 +42,7 @@ from tradeideas.ideas.models import (
     MutedEducator,
     TradeIdea,
 )
-from tradeideas.ideas.outcomes import CORRECTION_WINDOW, LEVEL_FIELDS, Levels
+from tradeideas.ideas.outcomes import CORRECTION_WINDOW, LEVEL_FIELDS, Levels, identity_fixed_at, result_fixed_at
 from tradeideas.ideas.schemas import (
     MAX_LIMIT,
     EventSwitches,
@@ -235,6 +235,8 @@ def shown_idea(row: Sequence[Any], pictures: Pictures, is_new: bool | None) -> d
         "closePrice": close_price,
         "closedAt": closed_at,
         "rMultiple": r_multiple,
+        "identityFixedAt": identity_fixed_at(created_at),
+        "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
     }
 

@@ -250,6 +250,13 @@ class IdeaOut(CamelModel):
     close_price: str | None
     closed_at: datetime | None
     r_multiple: float | None = Field(description="Result in multiples of the risk taken, 2 decimals")
+    identity_fixed_at: datetime = Field(
+        description="From then on market type, pair, direction, idea type and time frame cannot change (409)"
+    )
+    result_fixed_at: datetime | None = Field(
+        description="From then on the recorded result (status, outcome, close price) cannot change (409); "
+        "null while the idea is open"
+    )
     is_new: bool | None = Field(default=None, description="Customers only: not yet seen")
 
 

@@ -1415,6 +1415,12 @@ export interface components {
              */
             ideaType: "Leverage" | "Exchange";
             /**
+             * Identityfixedat
+             * Format: date-time
+             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             */
+            identityFixedAt: string;
+            /**
              * Imagefullurls
              * @description The large versions of imageUrls, same order (full-screen viewer)
              */
@@ -1457,6 +1463,11 @@ export interface components {
              * @description Result in multiples of the risk taken, 2 decimals
              */
             rMultiple: number | null;
+            /**
+             * Resultfixedat
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             */
+            resultFixedAt: string | null;
             /** Specialty */
             specialty: string | null;
             /**
@@ -1565,6 +1576,12 @@ export interface components {
              */
             ideaType: "Leverage" | "Exchange";
             /**
+             * Identityfixedat
+             * Format: date-time
+             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             */
+            identityFixedAt: string;
+            /**
              * Imagefullurls
              * @description The large versions of imageUrls, same order (full-screen viewer)
              */
@@ -1606,6 +1623,11 @@ export interface components {
              * @description Result in multiples of the risk taken, 2 decimals
              */
             rMultiple: number | null;
+            /**
+             * Resultfixedat
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             */
+            resultFixedAt: string | null;
             /** Specialty */
             specialty: string | null;
             /**
@@ -1707,6 +1729,12 @@ export interface components {
              */
             ideaType: "Leverage" | "Exchange";
             /**
+             * Identityfixedat
+             * Format: date-time
+             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             */
+            identityFixedAt: string;
+            /**
              * Imagefullurls
              * @description The large versions of imageUrls, same order (full-screen viewer)
              */
@@ -1749,6 +1777,11 @@ export interface components {
              * @description Result in multiples of the risk taken, 2 decimals
              */
             rMultiple: number | null;
+            /**
+             * Resultfixedat
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             */
+            resultFixedAt: string | null;
             /** Specialty */
             specialty: string | null;
             /**
@@ -1869,6 +1902,12 @@ export interface components {
              */
             ideaType: "Leverage" | "Exchange";
             /**
+             * Identityfixedat
+             * Format: date-time
+             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             */
+            identityFixedAt: string;
+            /**
              * Imagefullurls
              * @description The large versions of imageUrls, same order (full-screen viewer)
              */
@@ -1911,6 +1950,11 @@ export interface components {
              * @description Result in multiples of the risk taken, 2 decimals
              */
             rMultiple: number | null;
+            /**
+             * Resultfixedat
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             */
+            resultFixedAt: string | null;
             /** Specialty */
             specialty: string | null;
             /**

@@ -19,7 +19,7 @@ export function SegmentedControl<T extends string>({
 }) {
   const id = useId();
   return (
-    <fieldset disabled={disabled}>
+    <fieldset disabled={disabled} className="disabled:opacity-60">
       <legend className="mb-1.5 block text-sm font-medium text-fg">{legend}</legend>
       <div className="grid auto-cols-fr grid-flow-col gap-1 rounded-xl border border-line bg-field p-1">
         {options.map((option) => {

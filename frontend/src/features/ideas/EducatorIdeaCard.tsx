@@ -12,7 +12,9 @@ import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
 import { DirectionBadge, OutcomeLine, StatusBadge } from "./IdeaCard";
 import { OutcomeMenu } from "./OutcomeMenu";
 import { InlineField } from "./InlineField";
+import { ResultCorrectionNote } from "./ResultCorrectionNote";
 import type { Idea, IdeaUpdate } from "./types";
+import { RESULT_FIXED_MESSAGE, useFixed } from "./useFixed";
 import { useIdeaActions } from "./useIdeaActions";
 import { useUpdateIdea } from "./useUpdateIdea";
 
@@ -30,10 +32,14 @@ const FIELDS: Array<{ name: LevelField; label: string; required?: boolean }> = [
 const iconButton =
   "inline-flex h-11 w-11 items-center sm:h-9 sm:w-9 justify-center rounded-lg border border-line text-muted transition-colors hover:bg-card-hover hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
 
-/** The educator's own idea: inline level editing (save on blur), status buttons, edit and delete. */
+/**
+ * The educator's own idea: inline level editing (save on blur), status buttons, edit and delete. The status
+ * buttons go once a recorded result is part of the track record (15 minutes after it was recorded).
+ */
 export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: Idea) => void }) {
   const update = useUpdateIdea();
   const { changeStatus, deleteIdea, statusBusy, deleting } = useIdeaActions(idea);
+  const { resultFixed, resultCorrectableUntil } = useFixed(idea);
   const [confirming, setConfirming] = useState(false);
   const invalid = idea.status === "invalidated";
   const images = idea.imageUrls.length > 0 ? idea.imageUrls : idea.chartUrl ? [idea.chartUrl] : [];
@@ -108,17 +114,22 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
 
         {images.length > 0 ? <ChartImage urls={images} fullUrls={idea.imageFullUrls} alt={`${idea.pair} chart`} /> : null}
 
-        <div className="mt-auto grid grid-cols-2 gap-2">
-          <OutcomeMenu idea={idea} status="successful" label="Successful" disabled={statusBusy || idea.status === "successful"} onChoose={changeStatus} />
-          <OutcomeMenu idea={idea} status="unsuccessful" label="Unsuccessful" disabled={statusBusy || idea.status === "unsuccessful"} onChoose={changeStatus} />
-          <Button size="sm" variant="outline" disabled={statusBusy || invalid} onClick={() => changeStatus("invalidated")} className="px-2 text-amber-600 dark:text-amber-400">
-            <Ban className="h-4 w-4" aria-hidden="true" />
-            Invalid
-          </Button>
-          <Button size="sm" variant="ghost" className="px-2" disabled={statusBusy || idea.status === "pending"} onClick={() => changeStatus("pending")}>
-            <RotateCcw className="h-4 w-4" aria-hidden="true" />
-            Reset
-          </Button>
+        <div className="mt-auto space-y-2">
+          {resultFixed ? null : (
+            <div className="grid grid-cols-2 gap-2">
+              <OutcomeMenu idea={idea} status="successful" label="Successful" disabled={statusBusy || idea.status === "successful"} onChoose={changeStatus} />
+              <OutcomeMenu idea={idea} status="unsuccessful" label="Unsuccessful" disabled={statusBusy || idea.status === "unsuccessful"} onChoose={changeStatus} />
+              <Button size="sm" variant="outline" disabled={statusBusy || invalid} onClick={() => changeStatus("invalidated")} className="px-2 text-amber-600 dark:text-amber-400">
+                <Ban className="h-4 w-4" aria-hidden="true" />
+                Invalid
+              </Button>
+              <Button size="sm" variant="ghost" className="px-2" disabled={statusBusy || idea.status === "pending"} onClick={() => changeStatus("pending")}>
+                <RotateCcw className="h-4 w-4" aria-hidden="true" />
+                Reset
+              </Button>
+            </div>
+          )}
+          <ResultCorrectionNote fixed={resultFixed} correctableUntil={resultCorrectableUntil} message={RESULT_FIXED_MESSAGE} />
         </div>
       </article>
       <DeleteIdeaConfirm open={confirming} onOpenChange={setConfirming} onConfirm={deleteIdea} />

@@ -42,6 +42,8 @@ const idea: Idea = {
   closePrice: null,
   closedAt: null,
   rMultiple: null,
+  identityFixedAt: new Date(Date.now() + 780_000).toISOString(),
+  resultFixedAt: null,
   isNew: true,
 };
 

@@ -22,6 +22,7 @@ import { PhotoPicker, type PhotoItem } from "./PhotoPicker";
 import type { Idea, IdeaUpdate } from "./types";
 import { useCreateIdea } from "./useCreateIdea";
 import { useUpdateIdea } from "./useUpdateIdea";
+import { IDENTITY_FIXED_MESSAGE, useMomentPassed } from "./useFixed";
 import { useUploadMedia } from "./useUploadMedia";
 import { VoiceNoteField, type VoiceNote } from "./VoiceNoteField";
 
@@ -104,6 +105,8 @@ export function IdeaForm({
   }, []);
 
   const mode = editing ? "edit" : "create";
+  // 15 minutes after publishing, what the idea is (market, pair, direction, type, time frame) is fixed.
+  const identityFixed = useMomentPassed(editing?.identityFixedAt ?? null);
   const busy = create.isPending || update.isPending || uploading;
 
   const set = <K extends keyof IdeaFormValues>(name: K, value: IdeaFormValues[K]) => {
@@ -254,9 +257,16 @@ export function IdeaForm({
         </div>
       ) : null}
 
+      {identityFixed ? (
+        <p role="note" className="rounded-xl border border-line bg-field px-3 py-2 text-sm text-muted">
+          {IDENTITY_FIXED_MESSAGE} Levels, notes and media can still be edited.
+        </p>
+      ) : null}
+
       <div className="grid gap-4 sm:grid-cols-3">
         <SegmentedControl
           legend="Market Type"
+          disabled={identityFixed}
           name={`${id}-market`}
           value={values.marketType}
           onChange={(v) => set("marketType", v)}
@@ -264,6 +274,7 @@ export function IdeaForm({
         />
         <SegmentedControl
           legend="Order Type"
+          disabled={identityFixed}
           name={`${id}-order`}
           value={values.orderType}
           onChange={(v) => set("orderType", v)}
@@ -271,6 +282,7 @@ export function IdeaForm({
         />
         <SegmentedControl
           legend="Idea Type"
+          disabled={identityFixed}
           name={`${id}-type`}
           value={values.ideaType}
           onChange={(v) => set("ideaType", v)}
@@ -287,6 +299,7 @@ export function IdeaForm({
             id={fieldId("pair")}
             value={values.pair}
             onChange={(e) => set("pair", e.target.value)}
+            disabled={identityFixed}
             placeholder={pairPlaceholder(values.marketType)}
             autoCapitalize="characters"
             autoComplete="off"
@@ -304,6 +317,7 @@ export function IdeaForm({
               id={fieldId(f.name)}
               value={values[f.name]}
               onChange={(e) => set(f.name, e.target.value)}
+              disabled={identityFixed && f.name === "timeFrame"}
               placeholder={f.placeholder ?? (f.required ? "" : "Optional")}
               autoComplete="off"
               inputMode={f.name === "timeFrame" ? "text" : "decimal"}

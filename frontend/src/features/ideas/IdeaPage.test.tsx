@@ -13,6 +13,7 @@ const closed = {
   imageIds: [], imageUrls: [], imageFullUrls: [], chartUrl: null, videoUrl: null, audioUrl: null,
   createdAt: "2026-11-20T10:00:00Z", updatedAt: "2026-11-21T10:00:00Z", edited: false, editedAfterPublish: false,
   educatorSlug: "alex-morgan", outcome: "exit2", closePrice: null, closedAt: "2026-11-21T10:00:00Z", rMultiple: 2.0, isNew: false,
+  identityFixedAt: "2026-11-20T10:15:00Z", resultFixedAt: "2026-11-21T10:15:00Z",
 };
 
 function stub() {

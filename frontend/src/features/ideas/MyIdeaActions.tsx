@@ -3,18 +3,26 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "../../components/Button";
 import { OutcomeMenu } from "./OutcomeMenu";
+import { ResultCorrectionNote } from "./ResultCorrectionNote";
 import type { Idea } from "./types";
 import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
 import { useIdeaActions } from "./useIdeaActions";
+import { RESULT_FIXED_MESSAGE, useFixed } from "./useFixed";
 
-/** The educator view of a card (My Trade Ideas): success / failed while the idea is open, Edit (the form) and Delete. */
+/**
+ * The educator view of a card (My Trade Ideas): success / failed while the idea is open and its result can
+ * still change, Edit (the form) and Delete.
+ */
 export function MyIdeaActions({ idea }: { idea: Idea }) {
   const { changeStatus, deleteIdea, statusBusy, deleting } = useIdeaActions(idea);
   const [confirming, setConfirming] = useState(false);
-  const open = !idea.completed;
+  const { resultFixed, resultCorrectableUntil } = useFixed(idea);
+  // Open ideas, and recorded results within their correction window, can be (re-)graded.
+  const gradable = !resultFixed;
   return (
     <div className="mt-auto space-y-2 border-t border-line pt-4">
-      {open ? (
+      <ResultCorrectionNote fixed={resultFixed} correctableUntil={resultCorrectableUntil} message={RESULT_FIXED_MESSAGE} />
+      {gradable ? (
         <div className="grid grid-cols-2 gap-2">
           <OutcomeMenu idea={idea} status="successful" label="Success" size="md" disabled={statusBusy} onChoose={changeStatus} />
           <OutcomeMenu idea={idea} status="unsuccessful" label="Failed" size="md" disabled={statusBusy} onChoose={changeStatus} />

@@ -23,6 +23,8 @@ function idea(id: number, over: Partial<Idea> = {}): Idea & { isNew: boolean | n
     closePrice: null,
     closedAt: null,
     rMultiple: null,
+    identityFixedAt: new Date(Date.UTC(2025, 0, 1, 0, id + 15)).toISOString(),
+    resultFixedAt: null,
     educatorId: 1,
     educatorImage: null,
     educatorName: "Edu One",
