@@ -61,22 +61,22 @@ async def get_trade_idea(idea_id: PathId, principal: AnyUser, db: DbSession) -> 
     return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
-@router.patch("/trade-ideas/{idea_id:int}", responses={404: {}})
+@router.patch("/trade-ideas/{idea_id:int}", responses={404: {}, 409: {}})
 async def update_trade_idea(
     idea_id: PathId, body: IdeaUpdate, principal: EducatorOnly, db: DbSession, clock: AppClock
 ) -> IdeaOut:
-    """Edit any subset of an own idea's fields; each change is kept as a revision."""
+    """Edit an own idea (kept as revisions); its market, pair, direction, type and time frame fix after 15 min."""
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.update_idea(db, idea, principal.id, body, clock.now())
     return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 
-@router.put("/trade-ideas/{idea_id:int}", responses={404: {}})
+@router.put("/trade-ideas/{idea_id:int}", responses={404: {}, 409: {}})
 async def set_trade_idea_status(
     idea_id: PathId, body: StatusUpdate, principal: EducatorOnly, db: DbSession, clock: AppClock
 ) -> IdeaOut:
-    """Set an own idea's status and outcome (exit reached, manual close at a price, stopped, not triggered)."""
+    """Set an own idea's status and outcome; a recorded result can be corrected for 15 minutes, then 409."""
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.set_status(db, idea, principal.id, body.status, body.outcome, body.close_price, clock.now())

@@ -853,7 +853,7 @@ export interface paths {
         get: operations["get_trade_idea"];
         /**
          * Set Trade Idea Status
-         * @description Set an own idea's status and outcome (exit reached, manual close at a price, stopped, not triggered).
+         * @description Set an own idea's status and outcome; a recorded result can be corrected for 15 minutes, then 409.
          */
         put: operations["set_trade_idea_status"];
         post?: never;
@@ -866,7 +866,7 @@ export interface paths {
         head?: never;
         /**
          * Update Trade Idea
-         * @description Edit any subset of an own idea's fields; each change is kept as a revision.
+         * @description Edit an own idea (kept as revisions); its market, pair, direction, type and time frame fix after 15 min.
          */
         patch: operations["update_trade_idea"];
         trace?: never;
@@ -1465,7 +1465,7 @@ export interface components {
             rMultiple: number | null;
             /**
              * Resultfixedat
-             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
             /** Specialty */
@@ -1625,7 +1625,7 @@ export interface components {
             rMultiple: number | null;
             /**
              * Resultfixedat
-             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
             /** Specialty */
@@ -1779,7 +1779,7 @@ export interface components {
             rMultiple: number | null;
             /**
              * Resultfixedat
-             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
             /** Specialty */
@@ -1952,7 +1952,7 @@ export interface components {
             rMultiple: number | null;
             /**
              * Resultfixedat
-             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while open
+             * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
             /** Specialty */
@@ -5306,6 +5306,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unprocessable Entity */
             422: {
                 headers: {
@@ -5404,6 +5411,13 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
