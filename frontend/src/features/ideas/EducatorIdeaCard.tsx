@@ -73,16 +73,19 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
           <button type="button" aria-label="Edit trade idea" title="Edit trade idea" className={iconButton} onClick={() => onEdit(idea)}>
             <Pencil className="h-4 w-4" aria-hidden="true" />
           </button>
-          <button
-            type="button"
-            aria-label="Delete trade idea"
-            title="Delete trade idea"
-            className={`${iconButton} hover:text-rose-500`}
-            onClick={() => setConfirming(true)}
-            disabled={deleting}
-          >
-            <Trash2 className="h-4 w-4" aria-hidden="true" />
-          </button>
+          {idea.outcome === null ? (
+            // With a recorded result the idea is part of the track record: the server refuses to delete it.
+            <button
+              type="button"
+              aria-label="Delete trade idea"
+              title="Delete trade idea"
+              className={`${iconButton} hover:text-rose-500`}
+              onClick={() => setConfirming(true)}
+              disabled={deleting}
+            >
+              <Trash2 className="h-4 w-4" aria-hidden="true" />
+            </button>
+          ) : null}
         </header>
 
         <div className="flex flex-wrap gap-2">

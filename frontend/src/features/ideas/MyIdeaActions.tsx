@@ -28,15 +28,18 @@ export function MyIdeaActions({ idea }: { idea: Idea }) {
           <OutcomeMenu idea={idea} status="unsuccessful" label="Failed" size="md" disabled={statusBusy} onChoose={changeStatus} />
         </div>
       ) : null}
-      <div className="grid grid-cols-2 gap-2">
+      {/* An idea with a recorded result is part of the track record: the server refuses to delete it. */}
+      <div className={idea.outcome === null ? "grid grid-cols-2 gap-2" : "grid gap-2"}>
         <Link to={`/educator/ideas/${idea.id}/edit`} className={buttonClasses("secondary", "md")} aria-label={`Edit ${idea.pair} trade idea`}>
           <Pencil className="h-4 w-4" aria-hidden="true" />
           Edit
         </Link>
-        <Button variant="ghost" disabled={deleting} onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400" aria-label={`Delete ${idea.pair} trade idea`}>
-          <Trash2 className="h-4 w-4" aria-hidden="true" />
-          Delete
-        </Button>
+        {idea.outcome === null ? (
+          <Button variant="ghost" disabled={deleting} onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400" aria-label={`Delete ${idea.pair} trade idea`}>
+            <Trash2 className="h-4 w-4" aria-hidden="true" />
+            Delete
+          </Button>
+        ) : null}
       </div>
       <DeleteIdeaConfirm open={confirming} onOpenChange={setConfirming} onConfirm={deleteIdea} />
     </div>
