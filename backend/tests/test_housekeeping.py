@@ -16,6 +16,8 @@ from sqlalchemy import select
 from tests.test_cli import _cli
 from tradeideas import housekeeping
 from tradeideas.core.clock import Clock
+from tradeideas.core.deps import component_of
+from tradeideas.core.leader import Leader
 from tradeideas.media.models import MediaFile
 from tradeideas.settings import Settings
 
@@ -132,7 +134,7 @@ async def test_the_command_says_what_it_removed_and_skips_while_another_run_hold
     assert "media files," in done.stdout and "freed." in done.stdout
 
 
-async def test_the_background_schedule_runs_housekeeping(
+async def test_the_background_schedule_runs_housekeeping_in_the_leading_process_only(
     app: FastAPI, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runs: list[object] = []
@@ -142,16 +144,33 @@ async def test_the_background_schedule_runs_housekeeping(
 
     monkeypatch.setattr(housekeeping, "run_exclusive", counted)
     often = settings.model_copy(update={"housekeeping_interval_seconds": 0.05})
-    scheduled = housekeeping.Housekeeping(app.state.db, often)
+    leader = component_of(app, Leader)  # the app's own campaign (a file lock on SQLite, an advisory lock on PG)
+    for _ in range(250):
+        if leader.is_leader:
+            break
+        await asyncio.sleep(0.02)
+    assert leader.is_leader
+    # A second campaign for the same database (another process, as far as the lock can tell) follows.
+    follower = Leader(app.state.db, settings, retry_seconds=0.05)
+    await follower.start()
+    following = housekeeping.Housekeeping(app.state.db, often, follower)
+    scheduled = housekeeping.Housekeeping(app.state.db, often, leader)
+    await following.start()
     await scheduled.start()
     try:
         for _ in range(100):
             if len(runs) >= 2:
                 break
             await asyncio.sleep(0.02)
+        assert len(runs) >= 2
+        await scheduled.stop()
+        counted_runs = len(runs)
+        await asyncio.sleep(0.3)  # six intervals of the follower's schedule
+        assert len(runs) == counted_runs and not follower.is_leader
     finally:
         await scheduled.stop()
-    assert len(runs) >= 2
-    off = housekeeping.Housekeeping(app.state.db, settings)  # interval 0 in the tests' settings: never
+        await following.stop()
+        await follower.stop()
+    off = housekeeping.Housekeeping(app.state.db, settings, leader)  # interval 0 in the tests' settings: never
     await off.start()
     assert off._task is None

@@ -34,6 +34,7 @@ from tradeideas.core.clock import Clock
 from tradeideas.core.deps import register_components
 from tradeideas.core.errors import install_error_handlers
 from tradeideas.core.events import EventBus
+from tradeideas.core.leader import Leader
 from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import AppEdge, CompressJSON, SecurityMiddleware
 from tradeideas.core.router import PublicConfigCache, metrics_router
@@ -196,7 +197,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     record_cache = TrackRecordCache(cache_size, cache_age, lambda: broker.events_live)
     push = PushRuntime(db, settings)
     clock = Clock()
-    housekeeping = Housekeeping(db, settings, clock.now)
+    leader = Leader(db, settings)  # background work that must run once runs in the process that leads
+    housekeeping = Housekeeping(db, settings, leader, clock.now)
     presence = ServerPresence(settings)  # `tradeideas restore` refuses to replace a database in use
     subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker, record_cache)
 
@@ -217,6 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.forget_dead_processes(shared_metrics)
         await broker.start()
         await push.start()
+        await leader.start()
         await housekeeping.start()
         try:
             # Everything loaded so far (modules, models, routes) lives as long as the process: move it out of
@@ -226,6 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await housekeeping.stop()
+            await leader.stop()
             await push.stop()
             await broker.stop()
             await db.dispose()
@@ -254,6 +258,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         record_cache,
         push,
         clock,
+        leader,
     )
     register_components(app, *components)
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.

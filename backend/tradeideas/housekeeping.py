@@ -2,8 +2,9 @@
 account links, events past their replay window, and media nothing has used for 24 hours).
 
 `tradeideas housekeeping` runs it once and reports; `Housekeeping` runs it every HOUSEKEEPING_INTERVAL_SECONDS
-in the background of every server process, and a lock lets only one of them (or the command) work at a time:
-a session-level advisory lock on PostgreSQL, a file lock in DATA_DIR on SQLite (see decision 0037).
+in the background of the one server process that leads (`core.leader`, decision 0049), and a lock lets only one
+run (the schedule's or the command's) work at a time: a session-level advisory lock on PostgreSQL, a file lock in
+DATA_DIR on SQLite (see decision 0037).
 """
 
 import asyncio
@@ -22,6 +23,8 @@ from tradeideas.admin.models import AccountToken
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import User
 from tradeideas.chat.models import ChatMessage
+from tradeideas.core.leader import Leader
+from tradeideas.core.metrics import HOUSEKEEPING_RUNS
 from tradeideas.db import Database, utcnow
 from tradeideas.ideas.models import IdeaImage, TradeIdea
 from tradeideas.media.models import MEDIA_URL_PREFIX, MediaFile
@@ -193,12 +196,15 @@ async def run_exclusive(database: Database, settings: Settings, now: datetime | 
 
 
 class Housekeeping:
-    """The background schedule of one server process: a run every HOUSEKEEPING_INTERVAL_SECONDS (0: never),
-    the first a minute after start (or sooner with a shorter interval)."""
+    """The background schedule: a run every HOUSEKEEPING_INTERVAL_SECONDS (0: never), the first a minute after
+    start (or sooner with a shorter interval), in whichever server process leads at that moment."""
 
-    def __init__(self, database: Database, settings: Settings, now: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self, database: Database, settings: Settings, leader: Leader, now: Callable[[], datetime] = utcnow
+    ) -> None:
         self.database = database
         self.settings = settings
+        self.leader = leader
         self.now = now
         self._task: asyncio.Task[None] | None = None
 
@@ -217,8 +223,11 @@ class Housekeeping:
         await asyncio.sleep(min(interval, 60.0))
         while True:
             try:
-                report = await run_exclusive(self.database, self.settings, self.now())
+                report = (
+                    await run_exclusive(self.database, self.settings, self.now()) if self.leader.is_leader else None
+                )
                 if report is not None:
+                    HOUSEKEEPING_RUNS.inc()
                     log.info("housekeeping: %s", " ".join(report.lines()))
             except asyncio.CancelledError:
                 raise

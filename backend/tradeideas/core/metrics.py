@@ -65,6 +65,11 @@ PUSH_DELIVERIES = Counter(
     "Push delivery attempts by channel and result (sent, gone, retry, failed)",
     ["channel", "result"],
 )
+# livesum: 1 in the process that leads the once-only background work now (the sum is 1 while a leader lives).
+LEADER = Gauge(
+    "tradeideas_leader", "1 in the server process that runs the once-only background work", multiprocess_mode="livesum"
+)
+HOUSEKEEPING_RUNS = Counter("tradeideas_housekeeping_runs", "Housekeeping runs completed by the server processes")
 LOGIN_FAILURES = Counter("tradeideas_login_failures", "Password checks that failed (wrong e-mail or password)")
 LOGIN_LOCKOUTS = Counter(
     "tradeideas_login_lockouts", "Password attempts refused because an account or client exceeded its limit"
