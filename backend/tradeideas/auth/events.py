@@ -10,7 +10,7 @@ class UserChanged(DomainEvent):
     """A user's row or sessions changed: every process drops what it cached about them."""
 
     type: Literal["user.changed"] = "user.changed"
-    default_audience = SERVER
+    receivers = SERVER
     user_id: int
     role: Role
 
@@ -19,7 +19,7 @@ class LoginLockedOut(DomainEvent):
     """A login was refused because an account or client address reached its failure limit (for the audit log)."""
 
     type: Literal["auth.lockout"] = "auth.lockout"
-    default_audience = SERVER
+    receivers = SERVER
     email: str
     client: str
 

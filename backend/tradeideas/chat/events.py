@@ -3,23 +3,27 @@
 from typing import Literal
 
 from tradeideas.chat.schemas import MessageOut
-from tradeideas.core.events import DomainEvent
+from tradeideas.core.events import ALL, DomainEvent
 
 
 class ChatMessageCreated(MessageOut, DomainEvent):
     type: Literal["chat.message.created"] = "chat.message.created"
+    receivers = ALL
 
 
 class ChatMessageUpdated(MessageOut, DomainEvent):
     type: Literal["chat.message.updated"] = "chat.message.updated"
+    receivers = ALL
 
 
 class ChatReactionUpdated(MessageOut, DomainEvent):
     type: Literal["chat.reaction.updated"] = "chat.reaction.updated"
+    receivers = ALL
 
 
 class ChatMessageDeleted(DomainEvent):
     type: Literal["chat.message.deleted"] = "chat.message.deleted"
+    receivers = ALL
     id: int
     room_id: int
     user_id: int | None = None  # who deleted it (its author), for the audit log

@@ -28,19 +28,28 @@ ALL = "all"
 EDUCATORS = "educators"
 CUSTOMERS = "customers"
 SERVER = "server"
+# Receivers of an event about one user: that user's own tabs and devices (the event's `user_id`).
+ONE_USER = "one user"
+RECEIVERS = (ALL, EDUCATORS, CUSTOMERS, SERVER, ONE_USER)
 
 
 class DomainEvent(BaseModel):
-    """One change. Subclasses narrow `type` to a `Literal` tag; every other field is the `data:` clients get."""
+    """One change. Subclasses narrow `type` to a `Literal` tag; every other field is the `data:` clients get.
+
+    Each event class states who receives it in `receivers` (one of `RECEIVERS`): there is no default, so an event
+    about one user can never reach everyone by omission. The `EventBus` refuses a class that does not say.
+    """
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, from_attributes=True)
 
     type: str
-    # Who receives it (ALL, EDUCATORS, CUSTOMERS or SERVER); events for one user override `audience`.
-    default_audience: ClassVar[str] = ALL
+    receivers: ClassVar[str]
 
     def audience(self) -> str:
-        return self.default_audience
+        """The outbox's audience column: a role-wide value, or the user id for `ONE_USER` events."""
+        if self.receivers == ONE_USER:
+            return str(getattr(self, "user_id"))  # noqa: B009 - checked by `check_receivers`
+        return self.receivers
 
     def data(self) -> dict[str, Any]:
         """The JSON object streamed as `data:` (the type travels as the SSE `event:` name)."""
@@ -50,6 +59,15 @@ class DomainEvent(BaseModel):
 E = TypeVar("E", bound=DomainEvent)
 DuringHandler = Callable[[AsyncSession, Any], Awaitable[None]]
 CommitHandler = Callable[[Any], None]
+
+
+def check_receivers(event_class: type[DomainEvent]) -> None:
+    """A TypeError naming the class when it does not say who receives it (or says ONE_USER without a user_id)."""
+    receivers = getattr(event_class, "receivers", None)
+    if receivers not in RECEIVERS:
+        raise TypeError(f"{event_class.__name__} must set `receivers` to one of {', '.join(RECEIVERS)}")
+    if receivers == ONE_USER and event_class.model_fields.get("user_id") is None:
+        raise TypeError(f"{event_class.__name__} is for one user: it needs a `user_id` field")
 
 
 def type_tag(event_class: type[DomainEvent]) -> str:
@@ -64,7 +82,10 @@ class EventBus:
     """The app's event types and their subscribers; built in `create_app`, read by the outbox and broker."""
 
     def __init__(self, event_classes: Iterable[type[DomainEvent]]) -> None:
-        self.classes: dict[str, type[DomainEvent]] = {type_tag(c): c for c in event_classes}
+        classes = list(event_classes)
+        for event_class in classes:
+            check_receivers(event_class)
+        self.classes: dict[str, type[DomainEvent]] = {type_tag(c): c for c in classes}
         self._during: dict[str, list[DuringHandler]] = {}
         self._after: dict[str, list[CommitHandler]] = {}
         # Told the outbox ids this process committed itself (the broker then skips them when they come back).

@@ -2,18 +2,16 @@
 
 from typing import Literal
 
-from tradeideas.core.events import DomainEvent
+from tradeideas.core.events import ONE_USER, DomainEvent
 
 
 class JournalChanged(DomainEvent):
     """The customer's journal changed (taken, closed, edited or deleted): their other tabs reload it."""
 
     type: Literal["journal.changed"] = "journal.changed"
+    receivers = ONE_USER
     user_id: int
     idea_id: int | None
-
-    def audience(self) -> str:
-        return str(self.user_id)
 
 
 EVENTS = (JournalChanged,)

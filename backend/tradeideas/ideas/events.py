@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tradeideas.core.events import DomainEvent
+from tradeideas.core.events import ALL, ONE_USER, DomainEvent
 from tradeideas.ideas.schemas import IdeaOut, IdeaType, ListMarket
 
 
@@ -13,18 +13,22 @@ class IdeaCreated(IdeaOut, DomainEvent):
     """A new idea (shared by every viewer, so `isNew` is null: clients tag it NEW themselves)."""
 
     type: Literal["idea.created"] = "idea.created"
+    receivers = ALL
 
 
 class IdeaUpdated(IdeaOut, DomainEvent):
     type: Literal["idea.updated"] = "idea.updated"
+    receivers = ALL
 
 
 class IdeaStatusChanged(IdeaOut, DomainEvent):
     type: Literal["idea.status"] = "idea.status"
+    receivers = ALL
 
 
 class IdeaDeleted(DomainEvent):
     type: Literal["idea.deleted"] = "idea.deleted"
+    receivers = ALL
     id: int
     market: ListMarket
     idea_type: IdeaType
@@ -36,6 +40,7 @@ class IdeaRecordChanged(DomainEvent):
     """An educator's track record changed on these closing days (an idea completed, was reset or re-graded)."""
 
     type: Literal["idea.record"] = "idea.record"
+    receivers = ALL
     educator_id: int
     days: list[date]
     closed_idea_id: int | None = Field(
@@ -47,6 +52,7 @@ class IdeaWithdrawn(DomainEvent):
     """An open idea deleted after the correction window: it stays counted in its educator's public record."""
 
     type: Literal["idea.withdrawn"] = "idea.withdrawn"
+    receivers = ALL
     id: int
     educator_id: int
     market: ListMarket
@@ -60,13 +66,11 @@ class IdeasSeen(DomainEvent):
     """A customer's unseen counts after they marked ideas seen (their other tabs and devices update)."""
 
     type: Literal["ideas.seen"] = "ideas.seen"
+    receivers = ONE_USER
     user_id: int
     forex: int
     crypto: int
     total: int
-
-    def audience(self) -> str:
-        return str(self.user_id)
 
 
 IDEA_CHANGES = (IdeaCreated, IdeaUpdated, IdeaStatusChanged, IdeaDeleted)

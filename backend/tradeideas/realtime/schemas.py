@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal, Union
 from fastapi import FastAPI
 from pydantic import Field, TypeAdapter
 
-from tradeideas.core.events import SERVER, DomainEvent
+from tradeideas.core.events import ONE_USER, SERVER, DomainEvent
 
 EVENTS_PATH = "/api/events"
 UNION_NAME = "RealtimeEvent"
@@ -15,6 +15,7 @@ class Resync(DomainEvent):
     """The client was away too long: reload every list, then go on from `lastEventId`."""
 
     type: Literal["resync"] = "resync"
+    receivers = ONE_USER  # never published: the stream that fell behind writes it to its own client
     last_event_id: int
 
 
@@ -30,7 +31,7 @@ educator-only events."""
 
 def client_events(events: tuple[type[DomainEvent], ...]) -> list[type[DomainEvent]]:
     """The events clients may receive (server-only ones are never streamed), plus `resync`."""
-    return [e for e in events if e.default_audience != SERVER] + [Resync]
+    return [e for e in events if e.receivers != SERVER] + [Resync]
 
 
 def document_events(app: FastAPI, events: tuple[type[DomainEvent], ...]) -> None:
