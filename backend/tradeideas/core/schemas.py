@@ -1,7 +1,7 @@
 """Base schema classes shared by every domain."""
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,6 +13,9 @@ MAX_ID = 2**31 - 1
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 # Routes declare such parameters as `{name:int}`, so a path like `/trade-ideas/seen` never matches them.
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
+# The vocabulary of a trade idea, shared by ideas, the desk and push payloads: defined here once.
+OrderType = Literal["BUY", "SELL"]
+IdeaType = Literal["Leverage", "Exchange"]
 
 
 class CamelModel(BaseModel):

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 from pydantic.alias_generators import to_camel
 
-from tradeideas.core.schemas import CamelModel, Id
+from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType
 
 DEFAULT_ACCOUNT_SIZE = 10_000.0
 DEFAULT_CURRENCY = "USD"
@@ -130,8 +130,8 @@ class JournalEntryOut(CamelModel):
     educator_name: str
     market: Literal["forex", "crypto"]
     pair: str
-    order_type: Literal["BUY", "SELL"]
-    idea_type: Literal["Leverage", "Exchange"]
+    order_type: OrderType
+    idea_type: IdeaType
     entry1: str
     entry2: str | None
     invalidation_level: str

@@ -6,7 +6,8 @@ from typing import Literal
 from pydantic import Field
 
 from tradeideas.core.events import ALL, ONE_USER, DomainEvent
-from tradeideas.ideas.schemas import IdeaOut, IdeaType, ListMarket
+from tradeideas.core.schemas import IdeaType
+from tradeideas.ideas.schemas import IdeaOut, ListMarket
 
 
 class IdeaCreated(IdeaOut, DomainEvent):

@@ -8,7 +8,7 @@ from zoneinfo import available_timezones
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, WithJsonSchema, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from tradeideas.core.schemas import CamelModel, Id
+from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType
 
 REQUIRED_FIELDS = "Please fill in all required fields"
 TOO_MANY_PHOTOS = "You can upload maximum 3 photos per trade idea."
@@ -20,8 +20,6 @@ NOTES_MAX = 5000
 URL_MAX = 500
 
 MarketType = Literal["Forex", "Crypto"]
-OrderType = Literal["BUY", "SELL"]
-IdeaType = Literal["Leverage", "Exchange"]
 # Query values of the idea list.
 ListMarket = Literal["forex", "crypto"]
 ListIdeaType = Literal["leverage", "exchange"]

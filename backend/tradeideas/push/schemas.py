@@ -4,7 +4,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
-from tradeideas.core.schemas import CamelModel
+from tradeideas.core.schemas import CamelModel, IdeaType, OrderType
 
 
 class PublicKeyOut(CamelModel):
@@ -55,8 +55,8 @@ class PushTestIn(CamelModel):
     educator_name: str | None = Field(default=None, max_length=200)
     market: Literal["Forex", "Crypto", "forex", "crypto"] | None = None
     pair: str | None = Field(default=None, max_length=32)
-    idea_type: Literal["Leverage", "Exchange"] | None = None
-    order_type: Literal["BUY", "SELL"] | None = None
+    idea_type: IdeaType | None = None
+    order_type: OrderType | None = None
     direction: Literal["Bullish", "Bearish", "bullish", "bearish"] | None = None
 
 
