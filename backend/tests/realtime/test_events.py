@@ -1,5 +1,6 @@
 """The outbox and the event stream: same-transaction writes, live delivery, audiences and replay."""
 
+import os
 from typing import Any
 
 import httpx
@@ -7,6 +8,7 @@ import pytest
 from fastapi import FastAPI
 from pydantic import ConfigDict
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import Message
 
 from tests.conftest import CUSTOMER
@@ -38,9 +40,17 @@ def raw(type: str, payload: dict[str, Any], audience: str | int = "all") -> RawE
 
 
 async def emit(app: FastAPI, type: str, payload: dict[str, Any], audience: str | int = "all") -> int:
-    async with app.state.db.sessionmaker() as session, session.begin():
-        event = await publish(session, raw(type, payload, audience))
-        return event.id
+    """Commit one event; returns its stream position (its SSE id), which the database gives at commit."""
+    async with app.state.db.sessionmaker() as session:
+        async with session.begin():
+            event = await publish(session, raw(type, payload, audience))
+        return await position_of(session, event.id)
+
+
+async def position_of(session: AsyncSession, event_id: int) -> int:
+    seq = (await session.execute(select(Event.seq).where(Event.id == event_id))).scalar_one()
+    assert seq is not None, "a committed event has its stream position"
+    return int(seq)
 
 
 async def customer_id(app: FastAPI) -> int:
@@ -57,8 +67,8 @@ async def test_event_row_is_part_of_the_callers_transaction(app: FastAPI) -> Non
         assert (await session.execute(select(func.count()).where(Event.id == event.id))).scalar_one() == 0
     committed = await emit(app, "idea.created", {"id": -2})
     async with app.state.db.sessionmaker() as session:
-        row = await session.get(Event, committed)
-        assert row is not None and row.payload == {"id": -2} and row.audience == "all"
+        row = (await session.execute(select(Event).where(Event.seq == committed))).scalar_one()
+        assert row.payload == {"id": -2} and row.audience == "all"
 
 
 async def test_stream_receives_event_committed_after_connecting(
@@ -78,6 +88,30 @@ async def test_rolled_back_change_emits_nothing(app: FastAPI, live: LiveServer, 
         marker = await emit(app, "idea.updated", {"id": "marker"})
         event = await client.next()
         assert event.data == {"id": "marker"} and event.id == str(marker)
+
+
+@pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="SQLite commits one writer at a time, in id order")
+async def test_an_event_that_commits_later_comes_later_though_inserted_first(
+    app: FastAPI, live: LiveServer, customer_token: str
+) -> None:
+    """Issue #22: stream ids follow commit order, so resuming after one seen never skips one committed later."""
+    async with SSEClient(live.url, customer_token) as client:
+        async with app.state.db.sessionmaker() as slow:
+            inserted_first = await publish(slow, raw("idea.created", {"n": "inserted first"}))
+            fast = await emit(app, "idea.created", {"n": "committed first"})
+            async with app.state.db.sessionmaker() as session:
+                fast_row = (await session.execute(select(Event.id).where(Event.seq == fast))).scalar_one()
+            assert inserted_first.id < fast_row
+            event = await client.next()
+            assert (event.id, event.data) == (str(fast), {"n": "committed first"})
+            await slow.commit()
+            late = await position_of(slow, inserted_first.id)
+        assert late > fast
+        event = await client.next()
+        assert (event.id, event.data) == (str(late), {"n": "inserted first"})
+    async with SSEClient(live.url, customer_token, last_event_id=str(fast)) as resumed:
+        event = await resumed.next()
+        assert (event.id, event.data) == (str(late), {"n": "inserted first"})
 
 
 async def test_audience_filtering(
@@ -181,12 +215,13 @@ async def test_slow_client_is_dropped_not_buffered() -> None:
     assert sent == [{"type": "http.response.body", "body": b"", "more_body": False}]
 
 
-@pytest.mark.parametrize("bad", ["abc", "-1", ""])
+@pytest.mark.parametrize("bad", ["abc", "-1", "", str(2**63)])
 async def test_bad_last_event_id_is_ignored(bad: str, app: FastAPI) -> None:
     from tradeideas.realtime.stream import resume_after
 
     assert resume_after(bad, None) is None
     assert resume_after(bad, "7") == 7
+    assert resume_after(str(2**63 - 1)) == 2**63 - 1  # positions are BIGINT
 
 
 async def test_wakeup_waits_for_the_outer_commit_not_a_savepoint(app: FastAPI) -> None:

@@ -94,12 +94,12 @@ async def test_frames_queue_behind_a_held_up_write_and_keep_their_order() -> Non
     assert send.sent[-1] == END
 
 
-async def test_ids_sent_by_the_replay_are_not_sent_again() -> None:
+async def test_events_sent_by_the_replay_are_not_sent_again() -> None:
     send = FakeSend()
     sub = Subscriber(1, 1, False, maxsize=10)
     sub.offer((6, b"queued during the replay"))
     sub.offer((9, b"new while replaying"))
-    sub.replayed = frozenset({6, 7})
+    sub.replayed_through = 7
     await sub.flush(send)
     sub.offer((7, b"replayed, delivered late"))
     sub.offer((10, b"new"))

@@ -1,11 +1,13 @@
-"""One broker per process: learns committed event ids, loads each event once and fans it out.
+"""One broker per process: reads committed events in commit order, loads each once and fans it out.
 
-Sources of ids: PostgreSQL LISTEN on one dedicated asyncpg connection (every process hears every
-commit, its own included), or on SQLite the after-commit hook of this process plus a slow poll for
-writes made by other programs (the CLI). Each event is loaded from the database once, encoded as SSE
-bytes once, and offered to every connection whose user is in its audience, which writes it to the socket
-at once (see `subscriber`); a connection that falls too far behind is dropped (the client reconnects with
-Last-Event-ID and replays).
+The broker tails the outbox by stream position (`Event.seq`, given at commit: decision 0047): whenever it
+is woken it reads the events after the last position it delivered, in order. Committed positions always
+form a prefix, so this can neither skip an event nor deliver one twice. Wake-ups: PostgreSQL LISTEN on one
+dedicated asyncpg connection (every process hears every commit, its own included), or on SQLite the
+after-commit hook of this process plus a slow poll for writes made by other programs (the CLI). Each event
+is loaded from the database once, encoded as SSE bytes once, and offered to every connection whose user is
+in its audience, which writes it to the socket at once (see `subscriber`); a connection that falls too far
+behind is dropped (the client reconnects with Last-Event-ID and replays).
 
 Streams also end with their session: every `UserChanged` event (logout, password change, disabling, a
 later "sign out everywhere") makes each process look up which of that user's sessions still work and
@@ -15,7 +17,6 @@ close the streams opened with any other.
 import asyncio
 import logging
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from types import FrameType
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT: Item = (0, b": ping\n\n")
 LOAD_BATCH = 500
-RECENT_IDS = 20_000
+RECENT_IDS = 20_000  # bound on the ids of this process's own events awaiting their load
 
 
 RECONNECT_MAX_SECONDS = 30.0
@@ -49,8 +50,14 @@ LISTEN_STABLE_SECONDS = 1.0
 LISTENER_NAME = "tradeideas-listener"
 
 
+def position(event: Event) -> int:
+    """The event's stream position: its SSE id (set for every committed event)."""
+    assert event.seq is not None, "events are read from the stream only once committed"
+    return event.seq
+
+
 def encode(event: Event) -> bytes:
-    return b"id: %d\nevent: %s\ndata: %s\n\n" % (event.id, event.type.encode(), orjson.dumps(event.payload))
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (position(event), event.type.encode(), orjson.dumps(event.payload))
 
 
 class Broker:
@@ -63,18 +70,14 @@ class Broker:
         self.educators: set[Subscriber] = set()
         self.customers: set[Subscriber] = set()
         self.by_user: dict[int, set[Subscriber]] = {}
-        self.high_water = 0
+        self.high_water = 0  # the stream position of the last event delivered
         self.closing = False
         self.delivered = 0
         self.listening = asyncio.Event()  # PostgreSQL: the LISTEN connection is up
-        self._recent: set[int] = set()
-        self._recent_order: deque[int] = deque()
-        self._pending: set[int] = set()
-        self._catch_up = False
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._heard_at_commit: set[int] = set()
+        self._heard_at_commit: set[int] = set()  # row ids (not positions) of this process's own events
         # Called when events from other processes stop or resume reaching this one (caches then drop all).
         self.live_listeners: list[Callable[[bool], None]] = []
         self.reconnects = 0
@@ -190,42 +193,30 @@ class Broker:
         return ()
 
     # ---- incoming ids ------------------------------------------------------------------------
-    def notify(self, event_id: int | None = None) -> None:
-        """An event committed (id known on PostgreSQL), or "something committed" (SQLite): load and deliver."""
-        if event_id is None:
-            self._catch_up = True
-        else:
-            self._pending.add(event_id)
+    def notify(self) -> None:
+        """Something committed (or may have): read on from the last position delivered."""
         self._wake.set()
 
     def _notify_threadsafe(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self.notify)
 
-    def _on_pg_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        with suppress(ValueError):
-            self.notify(int(payload))
-
-    def _remember(self, event_id: int) -> bool:
-        if event_id in self._recent:
-            return False
-        self._recent.add(event_id)
-        self._recent_order.append(event_id)
-        if len(self._recent_order) > RECENT_IDS:
-            self._recent.discard(self._recent_order.popleft())
-        return True
+    def _on_pg_notify(self, _conn: Any, _pid: int, _channel: str, _payload: str) -> None:
+        self.notify()
 
     def deliver(self, events: Iterable[Event]) -> None:
+        """Hand on events read in commit order; any at or before the last position delivered are skipped."""
         for event in events:
-            if not self._remember(event.id):
+            seq = position(event)
+            if seq <= self.high_water:
                 continue
-            self.high_water = max(self.high_water, event.id)
+            self.high_water = seq
             EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))
             if event.id in self._heard_at_commit:
                 self._heard_at_commit.discard(event.id)
             else:
                 self._tell_bus(event)
-            item = (event.id, encode(event))
+            item = (seq, encode(event))
             targets = tuple(self._targets(event.audience))
             for sub in targets:
                 sub.offer(item)
@@ -246,25 +237,16 @@ class Broker:
             await self._wake.wait()
             self._wake.clear()
             try:
-                if self._pending:
-                    ids = sorted(self._pending)
-                    self._pending.clear()
-                    async with self.db.sessionmaker() as session:
-                        for start in range(0, len(ids), LOAD_BATCH):
-                            self.deliver(await events_service.events_by_id(session, ids[start : start + LOAD_BATCH]))
-                if self._catch_up:
-                    self._catch_up = False
-                    async with self.db.sessionmaker() as session:
-                        while True:
-                            rows = await events_service.events_after(session, self.high_water, LOAD_BATCH)
-                            self.deliver(rows)
-                            if len(rows) < LOAD_BATCH:
-                                break
+                async with self.db.sessionmaker() as session:
+                    while True:
+                        rows = await events_service.events_after(session, self.high_water, LOAD_BATCH)
+                        self.deliver(rows)
+                        if len(rows) < LOAD_BATCH:
+                            break
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("loading events failed; retrying")
-                self._catch_up = True
                 await asyncio.sleep(1)
                 self._wake.set()
 

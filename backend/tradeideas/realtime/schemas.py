@@ -22,11 +22,12 @@ class Resync(DomainEvent):
 EVENTS_DESCRIPTION = """Server-Sent Events for the logged-in user.
 
 Each event has `id:` (pass it back as the `Last-Event-ID` header, or `?lastEventId=`, to replay what
-was missed), `event:` (the type tag) and `data:` (JSON). `{type: event, ...data}` is one of the
-`RealtimeEvent` union documented in this response's schema: the changed object as the API returns it,
-for `ideas.seen` (sent only to that customer) their new unseen counts. A `: ping` comment comes every 25 s.
-`event: resync` means the client was away too long: reload every list. Customers never receive
-educator-only events."""
+was missed), `event:` (the type tag) and `data:` (JSON). Ids are positions in commit order: they only grow
+along the stream, and resuming after any id received yields every later event exactly once.
+`{type: event, ...data}` is one of the `RealtimeEvent` union documented in this response's schema: the
+changed object as the API returns it, for `ideas.seen` (sent only to that customer) their new unseen counts.
+A `: ping` comment comes every 25 s. `event: resync` means the client was away too long: reload every list.
+Customers never receive educator-only events."""
 
 
 def client_events(events: tuple[type[DomainEvent], ...]) -> list[type[DomainEvent]]:

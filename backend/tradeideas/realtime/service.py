@@ -4,9 +4,12 @@ Services call `publish` with an event object in the same transaction as their ch
 that transaction commits: on PostgreSQL the `pg_notify` issued here is delivered by the server only on
 commit; the session's after-commit hook hands the events to this process's broker at once (on SQLite
 that is how it learns of them). A rollback emits nothing.
+
+Streams read events by `Event.seq`, the position the database gives each row when its transaction commits
+(decision 0047): in that order every reader sees events in the order they became visible, so reading on
+from the last position seen never skips one that committed later.
 """
 
-from collections.abc import Sequence
 from datetime import timedelta
 
 from sqlalchemy import delete, func, or_, select, text
@@ -40,7 +43,9 @@ async def publish(db: AsyncSession, domain_event: DomainEvent) -> Event:
     db.add(row)
     await db.flush()
     if db.get_bind().dialect.name == "postgresql":
-        # Delivered by PostgreSQL to every listening process when (and only if) this transaction commits.
+        # Delivered by PostgreSQL to every listening process when (and only if) this transaction commits. It
+        # only wakes the brokers, which read on by position; the row id it carries is for processes of the
+        # previous release during a rolling restart (they load events by id).
         await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(row.id)})
     bus = bus_of(db)
     if bus is not None:
@@ -56,22 +61,19 @@ def audiences_for(user_id: int, is_educator: bool) -> list[str]:
     return [ALL, EDUCATORS if is_educator else CUSTOMERS, str(user_id)]
 
 
-async def events_by_id(db: AsyncSession, ids: Sequence[int]) -> list[Event]:
-    rows = await db.execute(select(Event).where(Event.id.in_(list(ids))).order_by(Event.id))
-    return list(rows.scalars())
-
-
-async def events_after(db: AsyncSession, after_id: int, limit: int, audiences: list[str] | None = None) -> list[Event]:
-    """Events with id > after_id, oldest first, optionally only those for the given audiences."""
-    stmt = select(Event).where(Event.id > after_id)
+async def events_after(db: AsyncSession, position: int, limit: int, audiences: list[str] | None = None) -> list[Event]:
+    """Committed events after stream position `position`, in commit order, optionally only for the given audiences."""
+    stmt = select(Event).where(Event.seq > position)
     if audiences is not None:
         stmt = stmt.where(or_(Event.audience.in_(audiences)))
-    rows = await db.execute(stmt.order_by(Event.id).limit(limit))
+    rows = await db.execute(stmt.order_by(Event.seq).limit(limit))
     return list(rows.scalars())
 
 
 async def last_event_id(db: AsyncSession) -> int:
-    return int((await db.execute(select(func.coalesce(func.max(Event.id), 0)))).scalar_one())
+    """The stream position of the last committed event (0 when there is none): what a `resync` resumes from."""
+    latest = (await db.execute(select(func.max(Event.seq)))).scalar_one()
+    return int(latest or 0)
 
 
 async def prune_events(db: AsyncSession, keep_days: float) -> int:

@@ -7,11 +7,10 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from tradeideas.core.metrics import OPEN_EVENT_STREAMS
-from tradeideas.core.schemas import MAX_ID
 from tradeideas.realtime import service as events_service
-from tradeideas.realtime.broker import Broker, encode
+from tradeideas.realtime.broker import Broker, encode, position
 from tradeideas.realtime.schemas import Resync
-from tradeideas.realtime.subscriber import NONE_REPLAYED, body
+from tradeideas.realtime.subscriber import body
 
 HEADERS = (
     (b"cache-control", b"no-store, no-transform"),
@@ -21,16 +20,18 @@ HEADERS = (
 
 
 MAX_EVENT_ID_LENGTH = 20
+MAX_POSITION = 2**63 - 1  # stream positions are BIGINT
 
 
 def resume_after(*values: str | None) -> int | None:
-    """The event id to replay after: the `Last-Event-ID` header (reconnects) or `lastEventId` query (first load)."""
+    """The stream position to replay after: the `Last-Event-ID` header (reconnects) or `lastEventId` query (first
+    load)."""
     for value in values:
         if value is not None and value.strip().isascii() and value.strip().isdigit():
-            event_id = int(value.strip())
-            # Larger than any event id (the column is a 32-bit INTEGER): not one of ours, so ignored like text.
-            if event_id <= MAX_ID:
-                return event_id
+            seq = int(value.strip())
+            # Larger than any position (the column is a BIGINT): not one of ours, so ignored like text.
+            if seq <= MAX_POSITION:
+                return seq
     return None
 
 
@@ -76,7 +77,9 @@ class EventStream(Response):
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
             await send(body(f"retry: {self.retry_ms}\n: connected\n\n".encode()))
             if self.last_event_id is not None:
-                sub.replayed = await self._replay(send)
+                # The client has everything up to its Last-Event-ID, which may be ahead of this process's broker
+                # (it came from another process): what the broker offers up to there is not sent again either.
+                sub.replayed_through = max(self.last_event_id, await self._replay(send))
             # Send what arrived meanwhile, then the broker writes each new frame itself (or ends the response).
             await sub.flush(send)
             # This task only waits for the client to leave. The ASGI server also answers `http.disconnect`
@@ -91,8 +94,11 @@ class EventStream(Response):
             sub.detach()
             self.broker.unsubscribe(sub)
 
-    async def _replay(self, send: Send) -> frozenset[int]:
-        """Send what the client missed since Last-Event-ID (already subscribed, so nothing falls between)."""
+    async def _replay(self, send: Send) -> int:
+        """Send what the client missed since Last-Event-ID, in commit order; returns the position it reaches.
+
+        Already subscribed, so nothing falls between: the broker offers every event after the last position
+        it had delivered when the stream subscribed, and the replay reads on to at least there."""
         assert self.last_event_id is not None
         limit = self.broker.settings.sse_replay_limit
         audiences = events_service.audiences_for(self.user_id, self.is_educator)
@@ -103,7 +109,7 @@ class EventStream(Response):
                 latest = await events_service.last_event_id(session)
                 data = orjson.dumps(Resync(last_event_id=latest).data())
                 await send(body(b"id: %d\nevent: resync\ndata: %s\n\n" % (latest, data)))
-                return NONE_REPLAYED
+                return latest
         for event in rows:
             await send(body(encode(event)))
-        return frozenset(event.id for event in rows)
+        return position(rows[-1]) if rows else 0

@@ -11,9 +11,8 @@ from tradeideas.realtime.eager import send_now
 
 log = logging.getLogger(__name__)
 
-# What the broker offers: (event id, encoded SSE frame); id 0 is a heartbeat comment.
+# What the broker offers, in stream order: (stream position, encoded SSE frame); 0 is a heartbeat comment.
 Item = tuple[int, bytes]
-NONE_REPLAYED: frozenset[int] = frozenset()  # shared: thousands of streams never replay anything
 END: Message = {"type": "http.response.body", "body": b"", "more_body": False}
 
 
@@ -39,7 +38,7 @@ class Subscriber:
         "is_educator",
         "maxsize",
         "pending",
-        "replayed",
+        "replayed_through",
         "session_id",
         "user_id",
     )
@@ -51,13 +50,14 @@ class Subscriber:
         self.maxsize = maxsize
         self.closed = False
         self.pending: list[Item] = []
-        # Ids already sent by the replay: the broker may still deliver some of them (queued meanwhile, or live).
-        self.replayed = NONE_REPLAYED
+        # The position the replay (or a resync) brought the client to: the broker may still offer events up to
+        # it (queued meanwhile, or live), which the client has had.
+        self.replayed_through = 0
         self._send: Send | None = None  # set while live: `offer` writes directly
         self._flusher: asyncio.Task[None] | None = None
 
     def offer(self, item: Item) -> None:
-        if self.closed or item[0] in self.replayed:
+        if self.closed or 0 < item[0] <= self.replayed_through:
             return
         send = self._send
         if send is None:
@@ -86,7 +86,7 @@ class Subscriber:
             await unfinished
         while self.pending and not self.closed:
             # Under load several frames may be waiting: one write.
-            frames = b"".join(frame for event_id, frame in self.pending if event_id not in self.replayed)
+            frames = b"".join(frame for seq, frame in self.pending if not 0 < seq <= self.replayed_through)
             self.pending.clear()
             if frames:
                 await send(body(frames))

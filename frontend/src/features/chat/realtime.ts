@@ -94,5 +94,4 @@ export const chatEventHandlers: EventHandlers = {
   "chat.message.deleted": (queryClient, event) => {
     eachMessageQuery(queryClient, event.roomId, (pages) => removeMessageFromPages(pages, event.id));
   },
-  resync: (queryClient) => void queryClient.invalidateQueries({ queryKey: chatKeys.all }),
 };

@@ -178,9 +178,4 @@ export const ideaEventHandlers: EventHandlers = {
     if (queryClient.getQueryData(unseenCountsKey) === undefined) queryClient.setQueryData<UnseenCounts>(unseenCountsKey, counts);
     else updateFromEvent<UnseenCounts>(queryClient, unseenCountsKey, () => counts);
   },
-  resync: (queryClient) => {
-    // Away too long for a replay: reload what is on screen.
-    void queryClient.invalidateQueries({ queryKey: ideasKey });
-    void queryClient.invalidateQueries({ queryKey: unseenCountsKey });
-  },
 };

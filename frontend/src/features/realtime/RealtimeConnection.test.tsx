@@ -73,7 +73,7 @@ describe("RealtimeConnection", () => {
     expect(FakeEventSource.all).toHaveLength(1);
     const es = FakeEventSource.all[0]!;
     expect(es.url).toBe("/api/events");
-    expect([...es.listeners.keys()].sort()).toEqual(["idea.created", "idea.updated"]);
+    expect([...es.listeners.keys()].sort()).toEqual(["idea.created", "idea.updated", "resync"]);
     act(() => es.open());
     act(() => es.emit("idea.created", idea, "41"));
     act(() => es.emit("idea.created", "not an object", "42"));
@@ -105,6 +105,54 @@ describe("RealtimeConnection", () => {
     act(() => vi.advanceTimersByTime(retryDelay(0)));
     expect(FakeEventSource.all).toHaveLength(2);
     expect(FakeEventSource.all[1]!.url).toBe("/api/events?lastEventId=77");
+  });
+});
+
+describe("RealtimeConnection after a gap", () => {
+  const shown = ["ideas", "forex"];
+  const stale = (client: ReturnType<typeof mount>["client"]) => client.getQueryState(shown)?.isInvalidated;
+
+  it("refetches what is shown when the browser reopens the stream after an error, not on the first open", () => {
+    const { client } = mount();
+    client.setQueryData(shown, ["an idea"]);
+    const es = FakeEventSource.all[0]!;
+    act(() => es.open());
+    expect(stale(client)).toBe(false);
+    act(() => es.fail(FakeEventSource.CONNECTING)); // the browser retries by itself, with Last-Event-ID
+    expect(stale(client)).toBe(false);
+    act(() => es.open());
+    expect(stale(client)).toBe(true);
+  });
+
+  it("refetches what is shown when a stream started after giving up, or after going offline, opens", () => {
+    vi.useFakeTimers();
+    const { client } = mount();
+    act(() => FakeEventSource.all[0]!.open());
+    act(() => FakeEventSource.all[0]!.fail(FakeEventSource.CLOSED));
+    act(() => vi.advanceTimersByTime(retryDelay(0)));
+    client.setQueryData(shown, ["an idea"]);
+    act(() => FakeEventSource.all[1]!.open());
+    expect(stale(client)).toBe(true);
+
+    client.setQueryData(shown, ["fresh"]);
+    act(() => window.dispatchEvent(new Event("online")));
+    expect(stale(client)).toBe(false);
+    act(() => FakeEventSource.all[2]!.open());
+    expect(stale(client)).toBe(true);
+  });
+
+  it("on resync refetches what is shown and goes on from the resync's id", () => {
+    vi.useFakeTimers();
+    const { client, received } = mount();
+    client.setQueryData(shown, ["an idea"]);
+    const es = FakeEventSource.all[0]!;
+    act(() => es.open());
+    act(() => es.emit("resync", { lastEventId: 500 }, "500"));
+    expect(stale(client)).toBe(true);
+    expect(received).toEqual([]);
+    act(() => es.fail(FakeEventSource.CLOSED));
+    act(() => vi.advanceTimersByTime(retryDelay(0)));
+    expect(FakeEventSource.all[1]!.url).toBe("/api/events?lastEventId=500");
   });
 });
 

@@ -20,6 +20,10 @@ let openSource: EventSource | null = null;
  * gives up (e.g. the server answered 401 or 503) this reconnects after a backoff with ?lastEventId=
  * and calls `onGaveUp` (the app refreshes the session then, so a logged-out tab stops trying).
  * Going offline shows the stream as reconnecting; coming back online reconnects at once.
+ *
+ * After a gap (the stream reopened after an error or going offline, or the server sent `resync`) every
+ * query is invalidated, so what is on screen is refetched: the replay should have covered the gap, but a
+ * tab must not stay wrong when it could not (a resync, events pruned while the tab slept).
  */
 export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGaveUp?: () => void): ConnectionStatus {
   const queryClient = useQueryClient();
@@ -40,6 +44,10 @@ export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGa
     let attempt = 0;
     let lastEventId: string | null = null;
     let stopped = false;
+    // Set when the stream broke: the next open refetches what is shown.
+    let gap = false;
+
+    const refetchShown = () => void queryClient.invalidateQueries();
 
     const onEvent = (event: MessageEvent<string>) => {
       if (event.lastEventId) lastEventId = event.lastEventId;
@@ -54,6 +62,12 @@ export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGa
       dispatch(handlers, queryClient, { ...data, type: event.type } as RealtimeEvent, who);
     };
 
+    // Away too long for a replay: note where the stream goes on from and reload everything shown.
+    const onResync = (event: MessageEvent<string>) => {
+      if (event.lastEventId) lastEventId = event.lastEventId;
+      refetchShown();
+    };
+
     const connect = () => {
       openSource?.close();
       const url = lastEventId ? `${EVENTS_URL}?lastEventId=${encodeURIComponent(lastEventId)}` : EVENTS_URL;
@@ -63,22 +77,31 @@ export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGa
       es.onopen = () => {
         attempt = 0;
         setStatus("open");
+        if (gap) {
+          gap = false;
+          refetchShown();
+        }
       };
       es.onerror = () => {
         if (stopped || source !== es) return;
+        gap = true;
         setStatus("reconnecting");
         if (es.readyState !== EventSource.CLOSED) return; // the browser retries by itself
         es.close();
         gaveUp.current?.();
         timer = window.setTimeout(connect, retryDelay(attempt++));
       };
-      for (const type of Object.keys(handlers) as RealtimeEventType[]) es.addEventListener(type, onEvent as EventListener);
+      for (const type of Object.keys(handlers) as RealtimeEventType[]) {
+        if (type !== "resync") es.addEventListener(type, onEvent as EventListener);
+      }
+      es.addEventListener("resync", onResync as EventListener);
     };
 
     // Offline, the stream cannot be alive even if the socket has not noticed yet; back online, start a
     // fresh stream at once (replaying from the last event id) instead of waiting for a timeout.
     const onOffline = () => setStatus("reconnecting");
     const onOnline = () => {
+      gap = true;
       window.clearTimeout(timer);
       source?.close();
       connect();

@@ -14,5 +14,4 @@ export const trackRecordEventHandlers: EventHandlers = {
   "idea.withdrawn": refresh,
   "idea.created": refresh,
   "idea.deleted": refresh,
-  resync: refresh,
 };
