@@ -57,6 +57,7 @@ check-api-types: install
 lint: install
 	$(RUN) ruff check . ../e2e ../bench
 	$(RUN) ruff format --check . ../e2e ../bench
+	$(RUN) lint-imports
 	cd $(FRONTEND) && npm run lint
 
 typecheck: install

@@ -37,8 +37,6 @@ from tradeideas.core.events import EventBus
 from tradeideas.core.leader import Leader
 from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import AppEdge, CompressJSON, SecurityMiddleware
-from tradeideas.core.router import PublicConfigCache, metrics_router
-from tradeideas.core.router import router as system_router
 from tradeideas.core.routing import AppRoute, RouteRequests, add_routers
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
@@ -67,6 +65,8 @@ from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.router import router as realtime_router
 from tradeideas.realtime.schemas import document_events
 from tradeideas.settings import Settings, get_settings
+from tradeideas.system.router import PublicConfigCache, metrics_router
+from tradeideas.system.router import router as system_router
 from tradeideas.trackrecords import service as track_records
 from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.router import router as track_records_router

@@ -21,9 +21,8 @@ from tradeideas.admin.schemas import (
     PasswordIn,
     ResetOut,
 )
-from tradeideas.auth.router import current_user_out
 from tradeideas.auth.schemas import LoginResponse
-from tradeideas.auth.service import IssuedSession
+from tradeideas.auth.service import IssuedSession, current_user_out
 from tradeideas.core.deps import AppSettings, DbSession
 from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId

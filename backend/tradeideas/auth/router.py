@@ -3,27 +3,12 @@
 from fastapi import Request, Response, status
 
 from tradeideas.auth import service
-from tradeideas.auth.models import User
 from tradeideas.auth.schemas import CurrentUser, LoginRequest, LoginResponse
 from tradeideas.core.deps import AppSettings, DbSession
 from tradeideas.core.routing import api_router
 from tradeideas.permissions import Public, SignedIn, clear_session_cookie, set_session_cookie
 
 router = api_router(prefix="/api/auth", tags=["auth"])
-
-
-def current_user_out(user: User) -> CurrentUser:
-    return CurrentUser(
-        id=user.id,
-        role=user.role,
-        first_name=user.first_name,
-        last_name=user.last_name,
-        display_name=user.display_name,
-        email=user.email,
-        specialty=user.specialty,
-        slug=user.slug,
-        avatar_url=user.avatar_url,
-    )
 
 
 @router.post("/login", dependencies=[Public], responses={401: {}, 403: {}, 429: {}})
@@ -36,7 +21,9 @@ async def login(
         db, settings, email=body.email, password=body.password, selected_role=body.selected_role, client=client
     )
     set_session_cookie(request, response, issued.token, settings.session_days * 86400)
-    return LoginResponse(message="Login successful", session_token=issued.token, user=current_user_out(issued.user))
+    return LoginResponse(
+        message="Login successful", session_token=issued.token, user=service.current_user_out(issued.user)
+    )
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
@@ -49,4 +36,4 @@ async def logout(principal: SignedIn, db: DbSession, response: Response) -> None
 @router.get("/user")
 async def current_user(principal: SignedIn) -> CurrentUser:
     """The logged-in user; also slides the session's 30-day lifetime forward once a day."""
-    return current_user_out(principal.user)
+    return service.current_user_out(principal.user)

@@ -14,6 +14,7 @@ from tradeideas.auth.cache import Login
 from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
+from tradeideas.auth.schemas import CurrentUser
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
 from tradeideas.core.metrics import LOGIN_FAILURES, LOGIN_LOCKOUTS
 from tradeideas.db import DriverQuery, DriverReader, utcnow
@@ -257,3 +258,18 @@ async def set_password(db: AsyncSession, user: User, password: str) -> None:
 async def disable_user(db: AsyncSession, user: User) -> None:
     user.disabled = True
     await revoke_all_sessions(db, user)
+
+
+def current_user_out(user: User) -> CurrentUser:
+    """The signed-in user as the login and `GET /api/auth/user` answers show them."""
+    return CurrentUser(
+        id=user.id,
+        role=user.role,
+        first_name=user.first_name,
+        last_name=user.last_name,
+        display_name=user.display_name,
+        email=user.email,
+        specialty=user.specialty,
+        slug=user.slug,
+        avatar_url=user.avatar_url,
+    )

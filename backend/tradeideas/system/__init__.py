@@ -1,0 +1,1 @@
+"""The system domain: health, metrics and the public client configuration."""
