@@ -12,7 +12,7 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.conftest import POSTGRES_URL
+from tests.conftest import POSTGRES_URL, _admin
 from tests.realtime.conftest import free_port
 from tests.scrape import scrape, value
 from tests.serve import start_serve, stop_serve, wait_healthy
@@ -25,14 +25,6 @@ INTERVAL = 0.5  # seconds between housekeeping runs
 
 
 ADMIN_URL = POSTGRES_URL.replace("postgresql+asyncpg://", "postgresql://")
-
-
-async def admin(sql: str) -> None:
-    conn = await asyncpg.connect(ADMIN_URL)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 async def lock_holders(database: str) -> list[int]:
@@ -69,8 +61,8 @@ async def test_one_of_two_workers_runs_housekeeping_and_another_takes_over(setti
     url = f"http://127.0.0.1:{port}"
     # A database of its own: the tests' app campaigns for the lead in the shared one.
     database = f"tradeideas_leader_{os.getpid()}"
-    await admin(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-    await admin(f"CREATE DATABASE {database}")
+    await _admin(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+    await _admin(f"CREATE DATABASE {database}")
     env = {
         **os.environ,
         "DATABASE_URL": settings.resolved_database_url.rsplit("/", 1)[0] + f"/{database}",
@@ -108,4 +100,4 @@ async def test_one_of_two_workers_runs_housekeeping_and_another_takes_over(setti
         assert after > before  # the work goes on under the new leader
     finally:
         stop_serve(proc)
-        await admin(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        await _admin(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
