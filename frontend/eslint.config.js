@@ -1,6 +1,8 @@
 import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import globals from "globals";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import { importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
@@ -47,6 +49,19 @@ export default tseslint.config(
         { patterns: [{ regex: "^(@/|(\\.\\./)+|\\./)(features|app)(/|$)", message: "Shared code must not import features or the app." }] },
       ],
     },
+  },
+  // No import cycles in src/: a cycle makes module order (and so which value is still undefined) depend on
+  // which file is imported first. Imports are resolved the way tsc resolves them (tsconfig paths, "@/").
+  // Type-only imports are erased at runtime and are not counted (the rule's default).
+  {
+    files: ["src/**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
+      "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })],
+    },
+    rules: { "import-x/no-cycle": "error" },
   },
   {
     files: ["scripts/**/*.{js,mjs}", "eslint.config.js"],
