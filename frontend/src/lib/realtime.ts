@@ -48,12 +48,28 @@ export function dispatch(handlers: EventHandlers, queryClient: QueryClient, even
 /**
  * Applies an event to one cached query. A fetch of that query still under way was answered (or is being
  * answered) from before the event's change, and would put back what the event took away (a deleted
- * message after a reaction's refetch, say) with no later event to correct it: it is replaced by a fresh
- * fetch, which the server answers after the change was committed.
+ * message after a reaction's refetch, say, or in the first load of a list) with no later event to
+ * correct it. So, as TanStack Query advises for optimistic updates, that fetch is cancelled before the
+ * write (its late answer is then dropped) and replaced by a fresh fetch, which the server answers after
+ * the change was committed. Cancelling reverts the query to its state before that fetch, synchronously,
+ * so the write below lands on the data the fetch would have replaced.
+ *
+ * `initial` is written when the query holds no data yet, for an event that carries the whole value;
+ * without it an event leaves an unloaded query to its (fresh) fetch.
  */
-export function updateFromEvent<T>(queryClient: QueryClient, queryKey: QueryKey, update: (data: T) => T): void {
-  const state = queryClient.getQueryState<T>(queryKey);
-  if (state?.data === undefined) return;
-  queryClient.setQueryData<T>(queryKey, update(state.data));
-  if (state.fetchStatus === "fetching") void queryClient.refetchQueries({ queryKey, exact: true });
+export function updateFromEvent<T>(queryClient: QueryClient, queryKey: QueryKey, update: (data: T) => T, initial?: T): void {
+  const inFlight = cancelInFlight(queryClient, queryKey, true);
+  const data = queryClient.getQueryData<T>(queryKey);
+  if (data !== undefined) queryClient.setQueryData<T>(queryKey, update(data));
+  else if (initial !== undefined) queryClient.setQueryData<T>(queryKey, initial);
+  // Refetches only what someone shows or has loaded; an unloaded query nobody shows fetches when it is next used.
+  if (inFlight) void queryClient.refetchQueries({ queryKey, exact: true });
+}
+
+/** Cancels the fetches under way of `queryKey` (or every query under it); true when there was one. */
+function cancelInFlight(queryClient: QueryClient, queryKey: QueryKey, exact: boolean): boolean {
+  const inFlight = queryClient.getQueryCache().findAll({ queryKey, exact, fetchStatus: "fetching" }).length > 0;
+  // cancelQueries reverts each query at once (its promise only reports when the fetches have settled).
+  if (inFlight) void queryClient.cancelQueries({ queryKey, exact, fetchStatus: "fetching" });
+  return inFlight;
 }

@@ -1,4 +1,4 @@
-import { QueryClient, type InfiniteData } from "@tanstack/react-query";
+import { InfiniteQueryObserver, QueryClient, type InfiniteData } from "@tanstack/react-query";
 import { describe, expect, it, vi } from "vitest";
 import { dispatch, type RealtimeEvent, type Viewer } from "../../lib/realtime";
 import { chatKeys } from "./queryKeys";
@@ -120,5 +120,28 @@ describe("chatEventHandlers", () => {
     await Promise.all(fetches);
     await vi.waitFor(() => expect(qc.getQueryState(key)!.fetchStatus).toBe("idle"));
     expect(qc.getQueryData<InfiniteData<MessagePage, unknown>>(key)!.pages[0]!.items).toEqual([]);
+  });
+
+  it("a room's first load under way when a message is deleted does not bring it back", async () => {
+    const qc = new QueryClient();
+    const key = chatKeys.messages(1, false);
+    let answerOld: (data: MessagePage) => void = () => undefined;
+    const answers = [
+      new Promise<MessagePage>((resolve) => (answerOld = resolve)), // answered before the delete
+      Promise.resolve<MessagePage>({ items: [], nextCursor: null }), // asked after it
+    ];
+    const shown = new InfiniteQueryObserver(qc, {
+      queryKey: key,
+      queryFn: () => answers.shift()!,
+      initialPageParam: null as number | null,
+      getNextPageParam: (last: MessagePage) => last.nextCursor,
+    }); // the open room
+    const unsubscribe = shown.subscribe(() => undefined);
+    expect(qc.getQueryState(key)!.fetchStatus).toBe("fetching");
+    apply(qc, { type: "chat.message.deleted", id: 10, roomId: 1, userId: 1 }, CUSTOMER);
+    answerOld({ items: [message(10)], nextCursor: null });
+    await vi.waitFor(() => expect(qc.getQueryState(key)).toMatchObject({ status: "success", fetchStatus: "idle" }));
+    expect(qc.getQueryData<InfiniteData<MessagePage, unknown>>(key)!.pages[0]!.items).toEqual([]);
+    unsubscribe();
   });
 });

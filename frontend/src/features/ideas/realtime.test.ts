@@ -1,4 +1,4 @@
-import { QueryClient, type InfiniteData } from "@tanstack/react-query";
+import { QueryClient, QueryObserver, type InfiniteData } from "@tanstack/react-query";
 import { describe, expect, it, vi } from "vitest";
 import { dispatch, type RealtimeEvent, type Viewer } from "../../lib/realtime";
 import { ideaKeys, notificationSettingsKey, unseenCountsKey } from "./queryKeys";
@@ -208,6 +208,41 @@ describe("ideaEventHandlers", () => {
     await Promise.all(fetches);
     await vi.waitFor(() => expect(qc.getQueryState(key)!.fetchStatus).toBe("idle"));
     expect(qc.getQueryData<IdeaPage>(key)!.items).toEqual([]);
+  });
+
+  it("a list's first load under way when an idea is deleted does not bring it back", async () => {
+    const qc = new QueryClient();
+    const key = ideaKeys.list(active);
+    let answerOld: (data: IdeaPage) => void = () => undefined;
+    const answers = [
+      new Promise<IdeaPage>((resolve) => (answerOld = resolve)), // answered before the delete
+      Promise.resolve(page([])), // asked after it
+    ];
+    const shown = new QueryObserver(qc, { queryKey: key, queryFn: () => answers.shift()! }); // a mounted carousel
+    const unsubscribe = shown.subscribe(() => undefined);
+    expect(qc.getQueryState(key)!.fetchStatus).toBe("fetching");
+    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD" }, CUSTOMER);
+    answerOld(page([idea(3, { isNew: false })]));
+    await vi.waitFor(() => expect(qc.getQueryState(key)).toMatchObject({ status: "success", fetchStatus: "idle" }));
+    expect(qc.getQueryData<IdeaPage>(key)!.items).toEqual([]);
+    unsubscribe();
+  });
+
+  it("a list fetch under way when an idea changes does not put back the old idea", async () => {
+    const qc = setup();
+    const key = ideaKeys.list(active);
+    let answerOld: (data: IdeaPage) => void = () => undefined;
+    const answers = [
+      new Promise<IdeaPage>((resolve) => (answerOld = resolve)), // answered before the change
+      Promise.resolve(page([idea(3, { pair: "GBPUSD" })])), // asked after it
+    ];
+    // A prefetch: nobody shows the list yet.
+    const prefetch = qc.prefetchQuery({ queryKey: key, queryFn: () => answers.shift()!, staleTime: 0 });
+    apply(qc, { ...idea(3, { pair: "GBPUSD" }), type: "idea.updated" }, CUSTOMER);
+    answerOld(page([idea(3)]));
+    await prefetch;
+    await vi.waitFor(() => expect(qc.getQueryState(key)!.fetchStatus).toBe("idle"));
+    expect(qc.getQueryData<IdeaPage>(key)!.items[0]!.pair).toBe("GBPUSD");
   });
 
   it("idea.deleted removes it everywhere", () => {

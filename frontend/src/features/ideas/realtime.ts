@@ -175,7 +175,6 @@ export const ideaEventHandlers: EventHandlers = {
   "ideas.seen": (queryClient, event) => {
     // This customer marked ideas seen, or changed notification settings, in another tab or device.
     const counts = { forex: event.forex, crypto: event.crypto, total: event.total };
-    if (queryClient.getQueryData(unseenCountsKey) === undefined) queryClient.setQueryData<UnseenCounts>(unseenCountsKey, counts);
-    else updateFromEvent<UnseenCounts>(queryClient, unseenCountsKey, () => counts);
+    updateFromEvent<UnseenCounts>(queryClient, unseenCountsKey, () => counts, counts);
   },
 };
