@@ -66,6 +66,17 @@ export function updateFromEvent<T>(queryClient: QueryClient, queryKey: QueryKey,
   if (inFlight) void queryClient.refetchQueries({ queryKey, exact: true });
 }
 
+/**
+ * For an event that says what changed but does not carry it (figures computed on the server, a journal
+ * changed in another tab): every query under `queryKey` is stale. Fetches under way are cancelled first,
+ * as in `updateFromEvent`: an invalidation alone lets a first load, or a fetch of a query nobody shows
+ * (a prefetch), land after the event with the old answer and mark the query fresh again.
+ */
+export function reloadFromEvent(queryClient: QueryClient, queryKey: QueryKey): void {
+  cancelInFlight(queryClient, queryKey, false);
+  void queryClient.invalidateQueries({ queryKey });
+}
+
 /** Cancels the fetches under way of `queryKey` (or every query under it); true when there was one. */
 function cancelInFlight(queryClient: QueryClient, queryKey: QueryKey, exact: boolean): boolean {
   const inFlight = queryClient.getQueryCache().findAll({ queryKey, exact, fetchStatus: "fetching" }).length > 0;

@@ -1,5 +1,5 @@
-import { QueryClient } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
+import { describe, expect, it, vi } from "vitest";
 import { dispatch, type RealtimeEvent, type Viewer } from "../../lib/realtime";
 import { deskEventHandlers } from "./realtime";
 import { deskKeys, type Journal } from "./types";
@@ -29,5 +29,22 @@ describe("desk events", () => {
     dispatch(deskEventHandlers, qc, { type: "idea.status", id: 8 } as RealtimeEvent, CUSTOMER);
     dispatch(deskEventHandlers, qc, { type: "idea.created", id: 9 } as RealtimeEvent, CUSTOMER);
     expect(stale(qc)).toBe(false);
+  });
+
+  it("a first load under way when the journal changes elsewhere is replaced by a fresh one", async () => {
+    const qc = new QueryClient();
+    const journal = (ideaIds: number[]) => ({ entries: ideaIds.map((ideaId) => ({ ideaId })) }) as unknown as Journal;
+    let answerOld: (data: Journal) => void = () => undefined;
+    const answers = [
+      new Promise<Journal>((resolve) => (answerOld = resolve)), // answered before the change
+      Promise.resolve(journal([7, 8])), // asked after it
+    ];
+    const shown = new QueryObserver(qc, { queryKey: deskKeys.journal, queryFn: () => answers.shift()!, staleTime: Infinity });
+    const unsubscribe = shown.subscribe(() => undefined);
+    dispatch(deskEventHandlers, qc, { type: "journal.changed" } as RealtimeEvent, CUSTOMER);
+    answerOld(journal([7]));
+    await vi.waitFor(() => expect(qc.getQueryState(deskKeys.journal)).toMatchObject({ status: "success", fetchStatus: "idle" }));
+    expect(qc.getQueryData<Journal>(deskKeys.journal)!.entries.map((entry) => entry.ideaId)).toEqual([7, 8]);
+    unsubscribe();
   });
 });

@@ -1,17 +1,23 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { EventHandlers } from "../../lib/realtime";
+import { reloadFromEvent, type EventHandlers } from "../../lib/realtime";
 import { deskKeys, type Journal } from "./types";
 
-/** Entries show the educator's status and R of their idea: reload when one of those ideas changes. */
+/**
+ * Entries show the educator's status and R of their idea: reload when one of those ideas changes (or when
+ * the journal is still loading, as that answer may predate the change). A reload, not an update: the event
+ * does not carry the entry's computed results. `reloadFromEvent` cancels a load under way first, so its
+ * old answer cannot land after the event and pass for fresh.
+ */
 function ideaChanged(queryClient: QueryClient, ideaId: number) {
-  const journal = queryClient.getQueryData<Journal>(deskKeys.journal);
-  if (journal?.entries.some((entry) => entry.ideaId === ideaId)) void queryClient.invalidateQueries({ queryKey: deskKeys.journal });
+  const state = queryClient.getQueryState<Journal>(deskKeys.journal);
+  const loading = state?.fetchStatus === "fetching";
+  if (loading || state?.data?.entries.some((entry) => entry.ideaId === ideaId)) reloadFromEvent(queryClient, deskKeys.journal);
 }
 
 /** The journal is fresh until an event says otherwise (no time-based refetch: see useJournal.ts). */
 export const deskEventHandlers: EventHandlers = {
   // The customer's journal changed in another tab or device: reload it (entries carry computed results).
-  "journal.changed": (queryClient) => void queryClient.invalidateQueries({ queryKey: deskKeys.journal }),
+  "journal.changed": (queryClient) => reloadFromEvent(queryClient, deskKeys.journal),
   "idea.status": (queryClient, event) => ideaChanged(queryClient, event.id),
   "idea.deleted": (queryClient, event) => ideaChanged(queryClient, event.id),
 };

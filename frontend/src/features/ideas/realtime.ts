@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { insertAt } from "../../lib/pages";
-import { updateFromEvent, type EventHandlers, type EventOf, type Viewer } from "../../lib/realtime";
+import { reloadFromEvent, updateFromEvent, type EventHandlers, type EventOf, type Viewer } from "../../lib/realtime";
 import { ideaKeys, ideasKey, notificationSettingsKey, unseenCountsKey, type IdeaFilters } from "./queryKeys";
 import type { Idea, IdeaPage, NotificationSettings, UnseenCounts } from "./types";
 import type { InfiniteData } from "@tanstack/react-query";
@@ -134,7 +134,7 @@ function leftUnseen(queryClient: QueryClient, viewer: Viewer, ideaId: number, ma
   if (viewer.role !== "customer") return;
   const wasNew = cachedNewTag(queryClient, ideaId);
   if (wasNew === true) addUnseen(queryClient, market, -1);
-  else if (wasNew === undefined) void queryClient.invalidateQueries({ queryKey: unseenCountsKey });
+  else if (wasNew === undefined) reloadFromEvent(queryClient, unseenCountsKey);
 }
 
 function ideaOf(event: EventOf<"idea.created" | "idea.updated" | "idea.status">): Idea {
@@ -152,7 +152,7 @@ function created(queryClient: QueryClient, event: EventOf<"idea.created">, viewe
   const notified = notifiedAbout(queryClient, idea.market, idea.educatorId);
   const isNew = !idea.completed && notified !== false;
   eachIdeaQuery(queryClient, { ...idea, isNew }, idea.id);
-  if (notified === undefined) void queryClient.invalidateQueries({ queryKey: unseenCountsKey });
+  if (notified === undefined) reloadFromEvent(queryClient, unseenCountsKey);
   else if (isNew) addUnseen(queryClient, idea.market, 1);
 }
 
@@ -160,7 +160,7 @@ function changed(queryClient: QueryClient, event: EventOf<"idea.updated" | "idea
   const idea = ideaOf(event);
   if (event.type === "idea.status" && idea.completed) leftUnseen(queryClient, viewer, idea.id, idea.market);
   eachIdeaQuery(queryClient, idea, idea.id);
-  void queryClient.invalidateQueries({ queryKey: ideaKeys.revisions(idea.id) });
+  reloadFromEvent(queryClient, ideaKeys.revisions(idea.id)); // the event carries the idea, not its revision list
 }
 
 export const ideaEventHandlers: EventHandlers = {

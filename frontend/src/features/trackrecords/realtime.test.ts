@@ -1,5 +1,5 @@
 import { QueryClient } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { dispatch, type RealtimeEvent } from "../../lib/realtime";
 import { trackRecordKeys } from "./queryKeys";
 import { trackRecordEventHandlers } from "./realtime";
@@ -20,5 +20,21 @@ describe("trackRecordEventHandlers", () => {
     qc.setQueryData(["ideas", "list", {}], { items: [] });
     dispatch(trackRecordEventHandlers, qc, { type: "idea.record", educatorId: 1, days: [], closedIdeaId: null } as RealtimeEvent, { id: 9, role: "customer" });
     expect(qc.getQueryState(["ideas", "list", {}])?.isInvalidated).toBe(false);
+  });
+
+  it("a fetch under way when a record changes does not leave its old figures marked fresh", async () => {
+    const qc = new QueryClient();
+    const key = trackRecordKeys.one(1, {});
+    qc.setQueryData(key, { totalR: 1 });
+    let answerOld: (data: { totalR: number }) => void = () => undefined;
+    const stale = new Promise<{ totalR: number }>((resolve) => (answerOld = resolve)); // answered before the change
+    // A prefetch (nobody shows the figures yet): an invalidation does not refetch it.
+    const prefetch = qc.prefetchQuery({ queryKey: key, queryFn: () => stale, staleTime: 0 });
+    const event = { type: "idea.record", educatorId: 1, days: ["2026-01-02"], closedIdeaId: null } as RealtimeEvent;
+    dispatch(trackRecordEventHandlers, qc, event, { id: 9, role: "customer" });
+    answerOld({ totalR: 1 });
+    await prefetch;
+    await vi.waitFor(() => expect(qc.getQueryState(key)!.fetchStatus).toBe("idle"));
+    expect(qc.getQueryState(key)!.isInvalidated).toBe(true); // the next page that shows them refetches
   });
 });
