@@ -2779,8 +2779,12 @@ export interface components {
             closePrice?: string | number | null;
             /** Outcome */
             outcome?: ("exit1" | "exit2" | "exit3" | "invalidation" | "manual" | "not_triggered") | null;
-            /** Status */
-            status: string;
+            /**
+             * Status
+             * @description Matched ignoring case and surrounding spaces
+             * @enum {string}
+             */
+            status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated" | "reset" | "success" | "failure" | "failed" | "invalid";
         };
         /**
          * SubscriptionIn
