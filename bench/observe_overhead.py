@@ -62,11 +62,14 @@ def main() -> None:
     if args.multiprocess:  # before prometheus_client is imported
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="bench-metrics-")
     from tradeideas.core.middleware import AppEdge
+    from tradeideas.core.proxies import TrustedProxies
 
     async def on_error(_request: Request, _exc: Exception) -> Response:
         raise AssertionError("the measured app does not fail")
 
-    observed = AppEdge(_app, on_error=on_error, access_log=logging.getLogger("tradeideas.access"))
+    observed = AppEdge(
+        _app, on_error=on_error, access_log=logging.getLogger("tradeideas.access"), trusted_proxies=TrustedProxies()
+    )
     bare = asyncio.run(_rounds(_app, args.requests, args.rounds))
     wrapped = asyncio.run(_rounds(observed, args.requests, args.rounds))
     mode = "multiprocess (files)" if args.multiprocess else "one process (memory)"

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.types import ASGIApp, HTTPExceptionHandler, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tradeideas.admin import service as admin_service
 from tradeideas.admin.router import links_router as admin_links_router
@@ -37,6 +38,7 @@ from tradeideas.core.events import EventBus
 from tradeideas.core.leader import Leader
 from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import AppEdge, CompressJSON, SecurityMiddleware
+from tradeideas.core.proxies import DEFAULT_TRUSTED_PROXIES, TrustedProxies
 from tradeideas.core.routing import AppRoute, RouteRequests, add_routers
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
@@ -95,9 +97,10 @@ class TradeIdeasApp(FastAPI):
     where it matches routes, takes the rest). Every layer is a frame each request passes through, and one that each
     open event stream keeps while it lasts; the app's own call goes straight to the edge."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, trusted_proxies: str = DEFAULT_TRUSTED_PROXIES, **kwargs: Any) -> None:
         super().__init__(telemetry={"tracing": False, "metrics": False, "logs": False}, **kwargs)
         self.router.route_class = AppRoute  # routes declared on the app itself (the SPA's) too
+        self.trusted_proxies = TrustedProxies(trusted_proxies)  # FORWARDED_ALLOW_IPS, for the edge
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # What FastAPI's and Starlette's calls do for a request when telemetry is off, in one frame instead of two.
@@ -128,7 +131,12 @@ class TradeIdeasApp(FastAPI):
         if layer.app is self.router and self.router.middleware_stack == self.router.app:
             layer.app = self.router.app
         on_error = cast(HTTPExceptionHandler, stack.handler)  # the handler `install_error_handlers` gave `Exception`
-        return AppEdge(stack.app, on_error=on_error, access_log=logging.getLogger(ACCESS_LOGGER))
+        return AppEdge(
+            stack.app,
+            on_error=on_error,
+            access_log=logging.getLogger(ACCESS_LOGGER),
+            trusted_proxies=self.trusted_proxies,
+        )
 
 
 def subscribe(
@@ -244,6 +252,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/openapi.json",
+        trusted_proxies=settings.forwarded_allow_ips,
     )
     idea_pages = IdeaPages(db, idea_cache)
     components = (
@@ -274,4 +283,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_body_bytes=settings.max_body_bytes,
         max_json_body_bytes=settings.max_json_body_bytes,
     )
+    # Outermost of these, inside `AppEdge` (which judges X-Request-ID by the peer itself): the client address
+    # (login limits, the metrics check) and scheme (secure cookies) a trusted proxy forwards. `tradeideas serve`
+    # leaves this to the app, not to uvicorn (its proxy_headers would hide the peer from the edge).
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     return app

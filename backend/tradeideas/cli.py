@@ -235,7 +235,9 @@ def _serve(settings: Settings, *, with_seed: bool) -> None:
         port=settings.port,
         workers=workers,
         timeout_worker_healthcheck=settings.worker_start_timeout_seconds,
-        proxy_headers=True,
+        # X-Forwarded-For/-Proto from FORWARDED_ALLOW_IPS are read inside the app (`create_app`), after `AppEdge`
+        # has seen the real peer; here they would replace it before the app is called.
+        proxy_headers=False,
         log_level=settings.log_level,
         log_config=logs.logging_config(settings),  # LOG_FORMAT for uvicorn's own lines too, in every worker
         # The app writes the access lines (with request id and duration) when ACCESS_LOG or debug asks for them.

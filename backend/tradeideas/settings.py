@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from tradeideas.core.proxies import DEFAULT_TRUSTED_PROXIES, trusted_entries
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -16,6 +18,9 @@ class Settings(BaseSettings):
 
     host: str = "127.0.0.1"
     port: int = 8000
+    # Peers whose X-Forwarded-For, X-Forwarded-Proto and X-Request-ID the app believes (the proxy in front of
+    # it): comma-separated IP addresses, CIDR networks or `*`; uvicorn's variable, handled in the app.
+    forwarded_allow_ips: str = DEFAULT_TRUSTED_PROXIES
     workers: int = 1
     # How long a new server process may take to start answering its supervisor (slow machines, cold disks);
     # uvicorn's own default of 5 s restarted slow workers forever.
@@ -89,6 +94,11 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_chat_id: str | None = None
     telegram_api_base: str = "https://api.telegram.org"
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _forwarded_allow_ips_are_addresses(cls, value: str) -> str:
+        return ",".join(trusted_entries(value))
 
     @field_validator("public_url")
     @classmethod

@@ -12,8 +12,9 @@ from sqlalchemy import delete, func, select
 from tests.factories import open_idea
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.cache import IdeaCache
-from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaView, TradeIdea
-from tradeideas.ideas.queries import UNSEEN_COUNT_CAP
+from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaStatus, IdeaView, TradeIdea
+from tradeideas.ideas.queries import STATUS_ALIASES, UNSEEN_COUNT_CAP
+from tradeideas.ideas.schemas import INVALID_STATUS, STATUS_VALUES
 
 REQUIRED = "Please fill in all required fields"
 
@@ -331,8 +332,27 @@ async def test_status_moves_ideas_between_active_and_history(
 
 async def test_unknown_status_is_rejected(educator_a: httpx.AsyncClient) -> None:
     idea = await create(educator_a)
-    r = await educator_a.put(f"/api/trade-ideas/{idea['id']}", json={"status": "completed-ish"})
-    assert r.status_code == 422 and r.json()["code"] == "invalid_status"
+    for status in ("completed-ish", "", "   "):
+        r = await educator_a.put(f"/api/trade-ideas/{idea['id']}", json={"status": status})
+        assert r.status_code == 422 and r.json()["code"] == "invalid_status", r.text
+        assert r.json()["message"] == INVALID_STATUS
+    r = await educator_a.put(f"/api/trade-ideas/{idea['id']}", json={"status": 3})
+    assert r.status_code == 422 and r.json()["code"] == "validation_error"
+
+
+async def test_status_ignores_case_and_spaces(educator_a: httpx.AsyncClient) -> None:
+    idea = await create(educator_a)
+    url = f"/api/trade-ideas/{idea['id']}"
+    assert (await educator_a.put(url, json={"status": "  Invalid "})).json()["status"] == "invalidated"
+    assert (await educator_a.put(url, json={"status": "RESET"})).json()["status"] == "pending"
+    assert (await educator_a.delete(url)).status_code == 204  # the lists other tests read hold no pending idea
+
+
+def test_status_enum_lists_every_accepted_value(app: FastAPI) -> None:
+    """The OpenAPI enum of StatusUpdate.status is exactly what `normalise_status` maps (canonical and legacy)."""
+    schema = app.openapi()["components"]["schemas"]["StatusUpdate"]["properties"]["status"]
+    assert set(schema["enum"]) == set(STATUS_ALIASES) == STATUS_VALUES
+    assert {s.value for s in IdeaStatus} <= STATUS_VALUES
 
 
 # ------------------------------------------------------------------ delete

@@ -6,7 +6,7 @@ from typing import Literal
 from email_validator import EmailNotValidError, validate_email
 from pydantic import Field, field_validator
 
-from tradeideas.core.schemas import CamelModel
+from tradeideas.core.schemas import CamelModel, ErrorResponse
 
 MemberRole = Literal["customer", "educator", "admin"]
 MemberState = Literal["active", "disabled", "invited"]
@@ -87,9 +87,9 @@ class BulkInviteOut(CamelModel):
     rows: list[BulkInviteRow]
 
 
-class BulkInviteRejected(CamelModel):
-    message: str
-    code: str
+class BulkInviteRejected(CamelModel, ErrorResponse):
+    """The app's error body (`ErrorResponse`) with every row of a refused bulk invitation."""
+
     rows: list[BulkInviteRow] = Field(
         default_factory=list,
         description="Every row; those with `error` must be fixed (nothing was created). Absent when the body "

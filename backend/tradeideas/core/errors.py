@@ -7,6 +7,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import _iter_included_route_candidates
+from pydantic_core import PydanticCustomError
 from starlette._utils import is_async_callable
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -76,6 +77,18 @@ def error_body(message: str, code: str, **extra: Any) -> dict[str, Any]:
     return {"message": message, "code": code, **extra}
 
 
+def coded_error(code: str, message: str) -> PydanticCustomError:
+    """What a validator raises for a refusal with its own error code: the 422 answer says `message` as it is and
+    `code` in place of `validation_error` (when it is the request's first error)."""
+    return PydanticCustomError(code, message, {"app_code": code})
+
+
+def _app_code(error: Any) -> str | None:
+    context = error.get("ctx")
+    code = context.get("app_code") if isinstance(context, dict) else None
+    return code if isinstance(code, str) else None
+
+
 def _validation_message(exc: RequestValidationError) -> str:
     errors = exc.errors()
     if not errors:
@@ -84,7 +97,7 @@ def _validation_message(exc: RequestValidationError) -> str:
     # Our own validators raise with spec wording; pydantic prefixes them with "Value error, ".
     msg = str(first.get("msg", "Invalid request")).removeprefix("Value error, ")
     loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
-    if first.get("type") in ("value_error", "assertion_error") or not loc:
+    if first.get("type") in ("value_error", "assertion_error") or _app_code(first) or not loc:
         return msg
     return f"{'.'.join(loc)}: {msg}"
 
@@ -128,7 +141,8 @@ def install_error_handlers(app: FastAPI) -> None:
             {"field": ".".join(str(p) for p in e.get("loc", ()) if p != "body"), "message": e.get("msg")}
             for e in exc.errors()
         ]
-        return JSONResponse(error_body(_validation_message(exc), "validation_error", errors=fields), 422)
+        code = (_app_code(exc.errors()[0]) if exc.errors() else None) or "validation_error"
+        return JSONResponse(error_body(_validation_message(exc), code, errors=fields), 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, HTTPExceptionHandler, Message, Receive, Sco
 from tradeideas.core.errors import handler_answer
 from tradeideas.core.logs import REQUEST_ID, accepted_request_id, new_request_id
 from tradeideas.core.metrics import UNMATCHED_ROUTE, RequestMetrics
+from tradeideas.core.proxies import TrustedProxies
 
 CSP = "; ".join(
     [
@@ -238,8 +239,9 @@ def _accepts_gzip(scope: Scope) -> bool:
 class AppEdge:
     """The app's outermost layer (see `TradeIdeasApp`), around everything Starlette and FastAPI add:
 
-    - gives each request an id (reusing a safe incoming X-Request-ID), sends it back in `X-Request-ID` and tags
-      the request's log lines with it;
+    - gives each request an id, sends it back in `X-Request-ID` and tags the request's log lines with it; an
+      incoming X-Request-ID (when safe) is reused only from a trusted proxy (`FORWARDED_ALLOW_IPS`), judged by
+      the peer itself: uvicorn's `ProxyHeadersMiddleware`, further in, puts the forwarded client in its place;
     - adds the security headers to every answer;
     - answers an error no handler took with the app's 500 handler (Starlette's `ServerErrorMiddleware` does
       the same one layer further in, which would make two layers watching every response start), then raises it
@@ -250,10 +252,18 @@ class AppEdge:
     So even an unexpected error's answer carries the id and the security headers, and is counted.
     """
 
-    def __init__(self, app: ASGIApp, *, on_error: HTTPExceptionHandler, access_log: logging.Logger) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        on_error: HTTPExceptionHandler,
+        access_log: logging.Logger,
+        trusted_proxies: TrustedProxies,
+    ) -> None:
         self.app = app
         self.on_error = on_error
         self.access_log = access_log
+        self.trusted_proxies = trusted_proxies
         self.metrics = RequestMetrics()
 
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
@@ -263,6 +273,8 @@ class AppEdge:
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         incoming = raw_header(scope, b"x-request-id")
+        if incoming is not None and not self._from_trusted_proxy(scope):
+            incoming = None  # anyone could name a request id: only our own proxy's correlation id is kept
         request_id = (incoming and accepted_request_id(incoming)) or new_request_id()
         id_header = (b"x-request-id", request_id.encode())
         status = 0  # until the app answers
@@ -292,6 +304,10 @@ class AppEdge:
             if self.access_log.isEnabledFor(logging.INFO):
                 self._log_access(scope, route, status, seconds)
             REQUEST_ID.reset(context)
+
+    def _from_trusted_proxy(self, scope: Scope) -> bool:
+        client = scope.get("client")
+        return client is not None and client[0] in self.trusted_proxies
 
     def _log_access(self, scope: Scope, route: str, status: int, seconds: float) -> None:
         # Invitation and reset links carry their secret in the path: such paths are logged as their template.

@@ -52,6 +52,20 @@ Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {422: {"model": ErrorResponse}, "4XX": {"model": ErrorResponse}}
 
 
+def with_error_bodies(responses: dict[int | str, dict[str, Any]] | None) -> dict[int | str, dict[str, Any]]:
+    """A route's responses where each error status it names without a body (`responses={404: {}}`) has the
+    app's error body, `ErrorResponse`: every error the app answers is rendered by `core.errors` in that shape.
+    A status that names its own model or content (a richer error body, a non-JSON answer) keeps it."""
+    return {
+        status: (
+            {**response, "model": ErrorResponse}
+            if str(status)[:1] in ("4", "5") and "model" not in response and "content" not in response
+            else response
+        )
+        for status, response in (responses or {}).items()
+    }
+
+
 def operation_id(route: APIRoute) -> str:
     """OpenAPI operation ids are the endpoints' names (the front end's generated client calls them so)."""
     return route.name
@@ -89,6 +103,7 @@ class AppRoute(APIRoute):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._direct_handler: Handler | None = None
+        kwargs["responses"] = with_error_bodies(kwargs.get("responses"))
         super().__init__(*args, **kwargs)
         if self._direct_handler is not None:
             self.app = direct_app(self._direct_handler)

@@ -44,6 +44,7 @@ from tradeideas.ideas.models import (
 )
 from tradeideas.ideas.outcomes import CORRECTION_WINDOW, LEVEL_FIELDS, Levels, identity_fixed_at, result_fixed_at
 from tradeideas.ideas.schemas import (
+    INVALID_STATUS,
     MAX_LIMIT,
     EventSwitches,
     IdeaListQuery,
@@ -58,7 +59,6 @@ from tradeideas.media.models import MediaFile, media_url
 IDEA_NOT_FOUND = "Trade idea not found"
 # Unseen counts stop here; the badges show "99+" for anything above 99.
 UNSEEN_COUNT_CAP = 100
-INVALID_STATUS = "Status must be one of active, pending, successful, unsuccessful or invalidated"
 STATUS_ALIASES: dict[str, IdeaStatus] = {
     "active": IdeaStatus.ACTIVE,
     "pending": IdeaStatus.PENDING,

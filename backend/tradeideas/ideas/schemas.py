@@ -2,12 +2,13 @@
 
 from datetime import datetime
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 from zoneinfo import available_timezones
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, WithJsonSchema, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from tradeideas.core.errors import coded_error
 from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType
 
 REQUIRED_FIELDS = "Please fill in all required fields"
@@ -186,6 +187,14 @@ class IdeaUpdate(_IdeaFields):
 
 
 IdeaOutcome = Literal["exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered"]
+# Every status `PUT /api/trade-ideas/{id}` takes, so the OpenAPI enum lists them all: the five an idea can have,
+# then the legacy aliases (reset = pending, success = successful, failure/failed = unsuccessful, invalid =
+# invalidated; `queries.STATUS_ALIASES` maps each). Matched ignoring case and surrounding spaces.
+StatusValue = Literal[
+    "active", "pending", "successful", "unsuccessful", "invalidated", "reset", "success", "failure", "failed", "invalid"
+]
+STATUS_VALUES: frozenset[str] = frozenset(get_args(StatusValue))
+INVALID_STATUS = "Status must be one of active, pending, successful, unsuccessful or invalidated"
 
 
 class StatusUpdate(CamelModel):
@@ -198,9 +207,21 @@ class StatusUpdate(CamelModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    status: str = Field(max_length=32)
+    status: StatusValue = Field(description="Matched ignoring case and surrounding spaces")
     outcome: IdeaOutcome | None = None
     close_price: TextOrNumber = Field(default=None, description="Manual close only: the price closed at")
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _status(cls, v: Any) -> Any:
+        """Trimmed and lower-cased; an unknown text is a 422 with code `invalid_status` (a non-text is left to
+        the enum's own check)."""
+        if not isinstance(v, str):
+            return v
+        value = v.strip().lower()
+        if value not in STATUS_VALUES:
+            raise coded_error("invalid_status", INVALID_STATUS)
+        return value
 
     @field_validator("close_price", mode="before")
     @classmethod

@@ -24,7 +24,7 @@ router = api_router(prefix="/api", tags=["system"], dependencies=[Public])
 metrics_router = api_router(dependencies=[MetricsScraper], include_in_schema=False)
 
 
-@router.get("/health")
+@router.get("/health", responses={503: {}})
 async def health(db: DbSession, broker: Annotated[Broker, Depends(component(Broker))]) -> HealthResponse:
     """Liveness, database, cross-process listener and push backlog check (503 when the database is unreachable)."""
     try:
