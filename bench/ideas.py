@@ -175,6 +175,8 @@ def start_server(settings: Settings, port: int, workers: int, cache_entries: int
         sys.executable, "-m", "uvicorn", "tradeideas.app:create_app", "--factory", "--host", "127.0.0.1",
         "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning",
         "--loop", "uvloop", "--http", "httptools",
+        # As under `tradeideas serve`: the app reads proxy headers itself (FORWARDED_ALLOW_IPS), inside its edge.
+        "--no-proxy-headers",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=APP_DIR, env=env)
     deadline = time.time() + 60

@@ -120,7 +120,10 @@ def main() -> None:
         ports = [base.free_port() for _ in range(6)]
         app_env = {"DATABASE_URL": base.PG_URL, "DATA_DIR": str(data_dir), "DEMO_PASSWORD": base.PASSWORD}
         app_env |= {"LOG_LEVEL": "warning", "STATIC_DIR": str(data_dir / "no-spa")}
-        proc = start(uvicorn("tradeideas.app:create_app", ports[0], True), args.app_dir, app_env, ports[0])
+        # As under `tradeideas serve`: the app reads proxy headers itself (FORWARDED_ALLOW_IPS), inside its edge.
+        # (Code from before it did, measured with --app-dir, then runs with no proxy layer at all.)
+        app_cmd = [*uvicorn("tradeideas.app:create_app", ports[0], True), "--no-proxy-headers"]
+        proc = start(app_cmd, args.app_dir, app_env, ports[0])
         rows: dict[str, dict[str, float]] = {}
         try:
             tokens = base.customer_tokens(ports[0], args.customers)
