@@ -14,6 +14,7 @@ from tests.conftest import ADMIN, CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, make_clie
 from tests.ideas.test_ideas import create
 from tests.realtime.conftest import LiveServer, SSEClient, login_token
 from tests.realtime.conftest import live as live  # the fixture
+from tests.test_cli import _cli
 from tradeideas.admin.models import AccountToken
 from tradeideas.auth.models import User
 from tradeideas.db import utcnow
@@ -282,6 +283,56 @@ async def test_password_reset_link_sets_password_once_and_ends_other_sessions(
         assert (await _login(app, email, "brand-new-pass-1")).status_code == 200
     finally:
         await old_session.aclose()
+
+
+async def test_disabling_revokes_an_outstanding_reset_link_for_good(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    """A reset link issued before "Disable" must not work again after "Enable": the admin disabled the member
+    because someone else might hold their access, and that includes a link sent out earlier."""
+    email, member_id, session = await _member(app)
+    await session.aclose()
+    reset = (await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()
+    token = _token(reset["resetUrl"])
+    assert (await admin.post(f"/api/admin/members/{member_id}/disable")).json()["state"] == "disabled"
+    assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "active"
+    async with make_client(app) as browser:
+        info = await browser.get(f"/api/password-resets/{token}")
+        assert info.status_code == 410 and info.json() == {
+            "message": "This password reset link has expired or was already used. Ask for a new one.",
+            "code": "link_gone",
+        }
+        r = await browser.post(f"/api/password-resets/{token}", json={"password": "taken-over-pass-1"})
+        assert r.status_code == 410 and r.json()["code"] == "link_gone"
+    assert (await _login(app, email, "taken-over-pass-1")).status_code == 401
+    assert (await _login(app, email, "member-pass-1")).status_code == 200
+    # A link issued after enabling works as usual.
+    fresh = _token((await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()["resetUrl"])
+    async with make_client(app) as browser:
+        assert (await browser.get(f"/api/password-resets/{fresh}")).status_code == 200
+
+
+async def test_the_cli_disable_revokes_outstanding_links_too(
+    app: FastAPI, admin: httpx.AsyncClient, settings: Settings
+) -> None:
+    email, member_id, session = await _member(app)
+    await session.aclose()
+    token = _token((await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()["resetUrl"])
+    assert (await _cli(settings, "disable-user", "--email", email)).returncode == 0
+    assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "active"
+    async with make_client(app) as browser:
+        assert (await browser.get(f"/api/password-resets/{token}")).status_code == 410
+
+
+async def test_disabling_an_invited_member_revokes_the_invitation(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    invite = await _invite(admin, _email())
+    member_id, token = invite["member"]["id"], _token(invite["inviteUrl"])
+    await admin.post(f"/api/admin/members/{member_id}/disable")
+    assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "invited"
+    async with make_client(app) as anon:
+        r = await anon.post(f"/api/invites/{token}/accept", json={"password": "late-accept-1"})
+        assert r.status_code == 410 and r.json()["code"] == "link_gone"
+    again = await _invite(admin, invite["member"]["email"])  # the admin can send a new one
+    async with make_client(app) as anon:
+        assert (await anon.get(f"/api/invites/{_token(again['inviteUrl'])}")).status_code == 200
 
 
 async def test_admin_can_reset_and_disable_an_educator_but_not_invite_one(

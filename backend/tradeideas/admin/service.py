@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.admin.models import AccountToken, AuditEntry, TokenKind
@@ -366,13 +366,26 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
 
 
 # ---- disable, enable, sign out --------------------------------------------------------------------
+async def revoke_links(db: AsyncSession, member: User) -> int:
+    """End the member's unused invitation and reset links (they then read as expired); how many there were."""
+    now = utcnow()
+    ended = await db.execute(
+        update(AccountToken)
+        .where(AccountToken.user_id == member.id, AccountToken.used_at.is_(None), AccountToken.expires_at > now)
+        .values(expires_at=now)
+    )
+    return int(getattr(ended, "rowcount", 0) or 0)
+
+
 async def disable(db: AsyncSession, actor: User, member: User) -> Member:
-    """Ends the member's sessions and open event streams at once (every process); their data stays."""
+    """Ends the member's sessions, open event streams (every process, at once) and unused invitation and reset
+    links for good: enabling the member again does not bring an earlier link back. Their data stays."""
     if member.id == actor.id:
         raise Invalid(NOT_YOURSELF, code="not_yourself")
     if not member.disabled:
         await auth_service.disable_user(db, member)
-        await audit(db, actor, "member.disabled", member)
+        revoked = await revoke_links(db, member)
+        await audit(db, actor, "member.disabled", member, f"Revoked {revoked} unused link(s)" if revoked else "")
     return member_out(member)
 
 
