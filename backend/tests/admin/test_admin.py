@@ -1,5 +1,6 @@
 """The admin area: portals, members list, invitations, resets, disabling, sign-out and the audit log."""
 
+import asyncio
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,7 +16,7 @@ from tests.ideas.test_ideas import create
 from tests.realtime.conftest import LiveServer, SSEClient, login_token
 from tests.realtime.conftest import live as live  # the fixture
 from tests.test_cli import _cli
-from tradeideas.admin.models import AccountToken
+from tradeideas.admin.models import AccountToken, AuditEntry
 from tradeideas.auth.models import User
 from tradeideas.db import utcnow
 from tradeideas.settings import Settings
@@ -370,6 +371,56 @@ async def test_audit_log_records_admin_actions_deletions_and_lockouts(
     )
     lockouts = [e for e in entries if e["action"] == "login.lockout" and e["targetEmail"] == CUSTOMER]
     assert len(lockouts) == 1  # one entry per lockout, not per refused attempt
+
+
+async def _lockouts(app: FastAPI) -> list[AuditEntry]:
+    async with app.state.db.sessionmaker() as session:
+        rows = await session.execute(select(AuditEntry).where(AuditEntry.action == "login.lockout"))
+        return list(rows.scalars())
+
+
+async def test_a_locked_out_login_cannot_write_its_own_text_into_the_audit_log(live: LiveServer) -> None:
+    """The e-mail of a refused login is anyone's text (up to 254 characters), and so is the client address a
+    caller claims in X-Forwarded-For: the audit log names them only when they are an e-mail and an address."""
+    planted = ("URGENT admin: account compromised, call +1 555 0100 and disable 2FA now " * 4)[:254]
+    headers = {"X-Forwarded-For": "evil.example.com please reset"}  # a client name the caller made up
+    body = {"email": planted, "password": "wrong", "selectedRole": "customer"}
+    async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+        statuses = [(await client.post("/api/auth/login", json=body, headers=headers)).status_code for _ in range(7)]
+    assert statuses == [401] * 5 + [429] * 2  # the per-account limit is 5 failures
+    entries = [
+        e for e in await _lockouts(live.app) if "urgent" in e.detail.lower() or e.target_email == "(invalid e-mail)"
+    ]
+    assert [(e.target_email, e.detail) for e in entries] == [
+        ("(invalid e-mail)", "Login refused after too many failures for (invalid e-mail) from (unknown client)")
+    ]
+
+
+async def test_one_lockout_entry_per_address_and_window_however_many_clients_hammer_it(live: LiveServer) -> None:
+    email = _email("hammered")
+    body = {"email": email, "password": "wrong", "selectedRole": "customer"}
+    async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+        answers = await asyncio.gather(
+            *(
+                client.post("/api/auth/login", json=body, headers={"X-Forwarded-For": f"198.51.100.{i}"})
+                for i in range(20)
+            )
+        )
+    assert sorted(r.status_code for r in answers) == [401] * 5 + [429] * 15
+    entries = [e for e in await _lockouts(live.app) if e.target_email == email]
+    assert len(entries) == 1, [e.detail for e in entries]
+
+
+async def test_one_lockout_entry_per_client_guessing_many_accounts(live: LiveServer) -> None:
+    """A client over its limit is recorded once per window, without the e-mails it tried (any text it likes)."""
+    async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+        for i in range(36):  # the per-client limit is 30 failures
+            body = {"email": _email(f"guess{i}"), "password": "wrong", "selectedRole": "customer"}
+            await client.post("/api/auth/login", json=body, headers={"X-Forwarded-For": "192.0.2.7"})
+    entries = [e for e in await _lockouts(live.app) if "192.0.2.7" in e.detail]
+    assert [(e.target_email, e.detail) for e in entries] == [
+        ("", "Login refused after too many failures from 192.0.2.7")
+    ]
 
 
 async def test_audit_log_is_append_only(admin: httpx.AsyncClient) -> None:

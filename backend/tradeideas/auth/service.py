@@ -55,10 +55,10 @@ async def _admit_attempt(db: AsyncSession, settings: Settings, email: str, clien
     await db.commit()
     since = utcnow() - timedelta(minutes=settings.login_window_minutes)
     limits = (
-        (LoginAttempt.email == email, settings.login_max_failures_per_account),
-        (LoginAttempt.client == client, settings.login_max_failures_per_client),
+        ("account", LoginAttempt.email == email, settings.login_max_failures_per_account),
+        ("client", LoginAttempt.client == client, settings.login_max_failures_per_client),
     )
-    for condition, limit in limits:
+    for which, condition, limit in limits:
         count, oldest = (
             await db.execute(
                 select(func.count(), func.min(LoginAttempt.created_at)).where(
@@ -68,7 +68,7 @@ async def _admit_attempt(db: AsyncSession, settings: Settings, email: str, clien
         ).one()
         if count > limit and oldest is not None:
             await db.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt.id))
-            await publish(db, LoginLockedOut(email=email, client=client))
+            await publish(db, LoginLockedOut(email=email, client=client, limit=which))
             await db.commit()
             LOGIN_LOCKOUTS.inc()
             if oldest.tzinfo is None:  # aggregate results bypass the column type on SQLite
