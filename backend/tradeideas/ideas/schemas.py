@@ -8,7 +8,7 @@ from zoneinfo import available_timezones
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, WithJsonSchema, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from tradeideas.core.schemas import CamelModel, Id
+from tradeideas.core.schemas import CamelModel, Id, QueryId
 
 REQUIRED_FIELDS = "Please fill in all required fields"
 TOO_MANY_PHOTOS = "You can upload maximum 3 photos per trade idea."
@@ -264,7 +264,7 @@ class IdeaListQuery(BaseModel):
     market: ListMarket | None = None
     idea_type: ListIdeaType | None = None
     status: ListStatus | None = None
-    educator_id: Id | None = None
+    educator_id: QueryId | None = None
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
     cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
 
