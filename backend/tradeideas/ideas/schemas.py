@@ -152,18 +152,32 @@ class _IdeaFields(CamelModel):
         return None if v is None else list(dict.fromkeys(v))
 
 
-def _document_required(schema: dict[str, Any]) -> None:
-    """The OpenAPI text says what `_required` enforces (its own message replaces pydantic's "Field required")."""
+def _document_not_null(schema: dict[str, Any]) -> list[str]:
+    """The OpenAPI text says what `_required` and `_not_cleared` enforce: the required fields are never null
+    and their text has a character other than spaces (it is trimmed). Their names, camelCase."""
     names = [to_camel(f) for f in (*REQUIRED_CHOICES, *REQUIRED_TEXT)]
-    schema["required"] = names
+    texts = {to_camel(f) for f in REQUIRED_TEXT}
     for name in names:
         field = schema["properties"][name]
         options = [o for o in field.pop("anyOf", []) if o.get("type") != "null"]
+        if name in texts:
+            options = [{**o, "pattern": r"\S"} if o.get("type") == "string" else o for o in options]
         if len(options) == 1:
             field.update(options[0])
         elif options:
             field["anyOf"] = options
         field.pop("default", None)
+    return names
+
+
+def _document_kept(schema: dict[str, Any]) -> None:
+    """An edit may leave a required field out, but not clear it."""
+    _document_not_null(schema)
+
+
+def _document_required(schema: dict[str, Any]) -> None:
+    """A new idea needs every required field (its own message replaces pydantic's "Field required")."""
+    schema["required"] = _document_not_null(schema)
 
 
 class IdeaCreate(_IdeaFields):
@@ -178,6 +192,8 @@ class IdeaCreate(_IdeaFields):
 
 class IdeaUpdate(_IdeaFields):
     """Any subset of the editable fields; required ones cannot be cleared."""
+
+    model_config = ConfigDict(json_schema_extra=_document_kept)
 
     @model_validator(mode="after")
     def _not_cleared(self) -> "IdeaUpdate":
