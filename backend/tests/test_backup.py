@@ -51,11 +51,19 @@ def _fresh(tmp_path: Path, name: str) -> Settings:
     return Settings(data_dir=tmp_path / name, demo_password=DEMO_PASSWORD, static_dir=tmp_path / "no-spa")
 
 
+async def _push_key(client: httpx.AsyncClient) -> str:
+    answer = await client.get("/api/push/public-key")
+    assert answer.status_code == 200, answer.text
+    key: str = answer.json()["publicKey"]
+    return key
+
+
 async def test_backup_while_writing_then_restore_into_a_fresh_data_dir(
     app: FastAPI, settings: Settings, educator_a: httpx.AsyncClient, tmp_path: Path
 ) -> None:
     if not settings.is_sqlite:
         pytest.skip("the SQLite backup and restore; PostgreSQL has its own test below")
+    push_key = await _push_key(educator_a)  # generated into DATA_DIR (no VAPID_PRIVATE_KEY in the tests)
     room_id = (await educator_a.get("/api/chat/rooms")).json()[0]["id"]
     messages_before, ideas_before = await _count(app, ChatMessage), await _count(app, TradeIdea)
     stop = asyncio.Event()
@@ -68,6 +76,11 @@ async def test_backup_while_writing_then_restore_into_a_fresh_data_dir(
     manifest = json.loads((tmp_path / "copy" / "manifest.json").read_text())
     assert manifest["database"] == "sqlite" and manifest["databaseFile"] == "database.sqlite3"
     assert manifest["mediaFiles"] == len(list((tmp_path / "copy" / "media").iterdir()))
+    assert manifest["webPushKey"] == "vapid_private_key.pem"
+    assert any("Web Push" in line for line in outcome.lines)
+    # The copy holds secrets (the push key, password hashes): only its owner may read it.
+    assert (tmp_path / "copy").stat().st_mode & 0o077 == 0
+    assert (tmp_path / "copy" / "vapid_private_key.pem").stat().st_mode & 0o077 == 0
 
     fresh = _fresh(tmp_path, "fresh")
     restored = backup.restore(fresh, tmp_path / "copy")
@@ -89,6 +102,8 @@ async def test_backup_while_writing_then_restore_into_a_fresh_data_dir(
     async with LifespanManager(restored_app), make_client(restored_app) as client:
         login = {"email": CUSTOMER, "password": DEMO_PASSWORD, "selectedRole": "customer"}
         assert (await client.post("/api/auth/login", json=login)).status_code == 200
+        # The same Web Push keys: the browsers' subscriptions (made for this key) keep receiving notifications.
+        assert await _push_key(client) == push_key
         page = (await client.get(f"/api/chat/rooms/{room_id}/messages", params={"limit": 100})).json()
         with_image = next(m for m in page["items"] if m["message"].startswith("backup write"))
         assert (await client.get(with_image["imageUrl"])).status_code == 200
@@ -132,6 +147,10 @@ async def test_postgres_backup_uses_pg_dump_and_restore_prints_or_runs_psql(
 ) -> None:
     if settings.is_sqlite:
         pytest.skip("PostgreSQL backup")
+    async with make_client(app) as client:
+        login = {"email": CUSTOMER, "password": DEMO_PASSWORD, "selectedRole": "customer"}
+        assert (await client.post("/api/auth/login", json=login)).status_code == 200
+        push_key = await _push_key(client)
     made = await _cli(settings, "backup", str(tmp_path / "pg-copy"))
     assert made.returncode == 0, made.stderr
     dump = (tmp_path / "pg-copy" / "database.sql").read_text()
@@ -140,6 +159,7 @@ async def test_postgres_backup_uses_pg_dump_and_restore_prints_or_runs_psql(
 
     printed = backup.restore(settings, tmp_path / "pg-copy")
     assert any(line.strip().startswith("psql --single-transaction --set ON_ERROR_STOP=1") for line in printed.lines)
+    assert any("vapid_private_key.pem" in line for line in printed.lines)
 
     target_db = f"tradeideas_restore_{os.getpid()}"
     await _admin(f"DROP DATABASE IF EXISTS {target_db} WITH (FORCE)")
@@ -150,8 +170,11 @@ async def test_postgres_backup_uses_pg_dump_and_restore_prints_or_runs_psql(
         ran = await asyncio.to_thread(backup.restore, target, tmp_path / "pg-copy", force=True)
         assert ran.lines[0].startswith("Restored the database with: psql")
         restored_app = create_app(target)
-        async with LifespanManager(restored_app):
+        async with LifespanManager(restored_app), make_client(restored_app) as client:
             assert await _count(restored_app, TradeIdea) == await _count(app, TradeIdea)
+            login = {"email": CUSTOMER, "password": DEMO_PASSWORD, "selectedRole": "customer"}
+            assert (await client.post("/api/auth/login", json=login)).status_code == 200
+            assert await _push_key(client) == push_key
     finally:
         await _admin(f"DROP DATABASE IF EXISTS {target_db} WITH (FORCE)")
 

@@ -1,5 +1,5 @@
 """The running server answers exactly what its OpenAPI document says: schemathesis, with every check, as an
-anonymous caller, a customer and an educator. Any 5xx or schema violation fails the run.
+anonymous caller, a customer, an educator and an admin. Any 5xx or schema violation fails the run.
 
 It runs against its own server process on its own fresh database (SQLite or PostgreSQL, as the rest of the
 run), since it logs in wrongly, edits profiles and posts ideas. Settings (seed, examples, the 422 answers
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CUSTOMER, EDUCATOR_A, POSTGRES_URL, _admin
+from tests.conftest import ADMIN, CUSTOMER, EDUCATOR_A, POSTGRES_URL, _admin
 from tests.realtime.conftest import free_port, login_token
 from tests.serve import start_serve, stop_serve, wait_healthy
 from tradeideas.settings import Settings
@@ -66,6 +66,7 @@ async def test_every_answer_matches_the_openapi_document(server_url: str) -> Non
     callers = {
         "customer": await login_token(server_url, CUSTOMER, "customer"),
         "educator": await login_token(server_url, EDUCATOR_A, "educator"),
+        "admin": await login_token(server_url, ADMIN, "admin"),
     }
     runs = {"anonymous": await asyncio.to_thread(_schemathesis, server_url)}
     for name, token in callers.items():

@@ -1,13 +1,17 @@
 """`tradeideas backup PATH` and `tradeideas restore PATH`: a consistent copy of the database and the media folder.
 
 A backup is a directory: `database.sqlite3` (SQLite's online backup API, safe while the server runs) or
-`database.sql` (`pg_dump`), `media/`, and `manifest.json`. The database is copied first and the media folder
+`database.sql` (`pg_dump`), `media/`, the Web Push private key `vapid_private_key.pem` when the server generated
+one into DATA_DIR, and `manifest.json`. It is secret material (the push key, password hashes, the data): the
+directory is made readable by its owner only. The database is copied first and the media folder
 second, while holding the housekeeping lock: every media row in the copy then has its file (files are written
 before their rows commit, and only housekeeping deletes them). See decision 0038.
 
 Restoring on SQLite replaces DATA_DIR's database and media folder; it refuses while a server uses that
 DATA_DIR (each server holds a shared lock on DATA_DIR/server.lock) and, without `--force`, when the database
 already holds data. On PostgreSQL it prints the `psql` command, or runs it with `--force` when psql is installed.
+Either way the Web Push key goes back into DATA_DIR: browsers subscribed with that key, and a server with a new
+one could no longer send them anything.
 """
 
 import asyncio
@@ -26,6 +30,7 @@ from sqlalchemy.engine import make_url
 
 from tradeideas import housekeeping
 from tradeideas.db import Database
+from tradeideas.push.vapid import KEY_FILE as VAPID_KEY_FILE
 from tradeideas.settings import Settings
 
 MANIFEST = "manifest.json"
@@ -149,7 +154,42 @@ def _prepare_target(path: Path) -> Path:
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise BackupError(f"{path} already exists and is not an empty directory: choose a new path")
     path.mkdir(parents=True, exist_ok=True)
+    path.chmod(0o700)  # it will hold the Web Push private key and the password hashes
     return path
+
+
+def _copy_secret(source: Path, target: Path) -> None:
+    """Copy a key file readable by its owner only, replacing `target` at once (never a half-written key)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.restoring")
+    staging.unlink(missing_ok=True)
+    fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, source.read_bytes())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    staging.replace(target)
+
+
+def _backup_push_key(settings: Settings, target: Path) -> tuple[str | None, str]:
+    """The generated Web Push key (from DATA_DIR) into the backup; one when VAPID_PRIVATE_KEY is set is the
+    operator's to keep, with the rest of the environment."""
+    key = settings.data_dir.resolve() / VAPID_KEY_FILE
+    if settings.vapid_private_key:
+        return None, "Web Push keys come from VAPID_PRIVATE_KEY: keep that setting with the backup."
+    if not key.is_file():
+        return None, "No Web Push key in DATA_DIR yet (the server makes one when it first starts)."
+    _copy_secret(key, target / VAPID_KEY_FILE)
+    return VAPID_KEY_FILE, f"Copied the Web Push private key to {target / VAPID_KEY_FILE} (keep this backup secret)."
+
+
+def _restore_push_key(settings: Settings, source: Path) -> list[str]:
+    key = source / VAPID_KEY_FILE
+    if not key.is_file():
+        return []
+    _copy_secret(key, settings.data_dir.resolve() / VAPID_KEY_FILE)
+    return [f"Restored the Web Push key to {settings.data_dir.resolve() / VAPID_KEY_FILE}."]
 
 
 # ---- backup ------------------------------------------------------------------------------------------
@@ -191,6 +231,7 @@ async def backup(settings: Settings, target: Path) -> Outcome:
             raise BackupError("Housekeeping kept running for 5 minutes; try the backup again later")
     finally:
         await database.dispose()
+    push_key, push_line = await asyncio.to_thread(_backup_push_key, settings, target)
     manifest = {
         "format": FORMAT_VERSION,
         "createdAt": datetime.now(UTC).isoformat(),
@@ -198,12 +239,14 @@ async def backup(settings: Settings, target: Path) -> Outcome:
         "databaseFile": file_name,
         "mediaFiles": files,
         "mediaBytes": size,
+        "webPushKey": push_key,
     }
     await asyncio.to_thread((target / MANIFEST).write_text, json.dumps(manifest, indent=2) + "\n")
     return Outcome(
         [
             f"Backed up the {kind} database to {target / file_name}.",
             f"Copied {files} media files ({size} bytes) to {target / MEDIA_DIR}.",
+            push_line,
         ]
     )
 
@@ -253,7 +296,13 @@ def restore(settings: Settings, source: Path, *, force: bool = False) -> Outcome
         leftover.unlink(missing_ok=True)  # the old database's journal must not be applied to the new one
     staging.replace(target)
     files = _replace_media(source / MEDIA_DIR, settings.media_dir)
-    return Outcome([f"Restored the database to {target}.", f"Restored {files} media files to {settings.media_dir}."])
+    return Outcome(
+        [
+            f"Restored the database to {target}.",
+            f"Restored {files} media files to {settings.media_dir}.",
+            *_restore_push_key(settings, source),
+        ]
+    )
 
 
 def _restore_postgres(settings: Settings, source: Path, *, force: bool) -> Outcome:
@@ -262,6 +311,8 @@ def _restore_postgres(settings: Settings, source: Path, *, force: bool) -> Outco
     sql = source / SQL_FILE
     command = ["psql", "--single-transaction", "--set", "ON_ERROR_STOP=1", "--dbname", shown, "--file", str(sql)]
     media = f"rsync -a --delete {source / MEDIA_DIR}/ {settings.media_dir}/"
+    push_key = source / VAPID_KEY_FILE
+    key_copy = f"install -m 600 {push_key} {settings.data_dir.resolve() / VAPID_KEY_FILE}"
     printed = " ".join(command)
     psql = shutil.which("psql")
     if not force or psql is None:
@@ -271,7 +322,8 @@ def _restore_postgres(settings: Settings, source: Path, *, force: bool) -> Outco
                 f"To restore ({why}), stop the server, then run:",
                 f"  {printed}",
                 f"  {media}",
-                "or run `tradeideas restore PATH --force`, which does both when psql is installed.",
+                *([f"  {key_copy}"] if push_key.is_file() else []),
+                "or run `tradeideas restore PATH --force`, which does all of this when psql is installed.",
             ]
         )
     done = subprocess.run(  # noqa: S603 - fixed arguments
@@ -284,4 +336,10 @@ def _restore_postgres(settings: Settings, source: Path, *, force: bool) -> Outco
     if done.returncode != 0:
         raise BackupError(f"psql failed (nothing was changed): {done.stderr.strip()}")
     files = _replace_media(source / MEDIA_DIR, settings.media_dir)
-    return Outcome([f"Restored the database with: {printed}", f"Restored {files} media files to {settings.media_dir}."])
+    return Outcome(
+        [
+            f"Restored the database with: {printed}",
+            f"Restored {files} media files to {settings.media_dir}.",
+            *_restore_push_key(settings, source),
+        ]
+    )

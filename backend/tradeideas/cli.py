@@ -19,6 +19,7 @@ from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas import backup, housekeeping, reset, seed
+from tradeideas.admin import service as admin_service
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
 from tradeideas.core import logs, metrics
@@ -139,10 +140,12 @@ def main(argv: list[str] | None = None) -> None:
         elif args.cmd == "disable-user":
 
             async def disable_user(s: AsyncSession) -> None:
-                await auth_service.disable_user(s, await auth_service.get_user_by_email(s, args.email))
+                user = await auth_service.get_user_by_email(s, args.email)
+                await auth_service.disable_user(s, user)
+                await admin_service.revoke_links(s, user)  # as the admin area's Disable does
 
             _in_transaction(settings, disable_user)
-            print(f"Disabled {args.email} and ended all their sessions.")
+            print(f"Disabled {args.email}, ended all their sessions and revoked their unused links.")
         elif args.cmd == "housekeeping":
             _housekeeping(settings)
         elif args.cmd == "backup":

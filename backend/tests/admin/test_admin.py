@@ -1,5 +1,6 @@
 """The admin area: portals, members list, invitations, resets, disabling, sign-out and the audit log."""
 
+import asyncio
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,7 +15,8 @@ from tests.conftest import ADMIN, CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, make_clie
 from tests.ideas.test_ideas import create
 from tests.realtime.conftest import LiveServer, SSEClient, login_token
 from tests.realtime.conftest import live as live  # the fixture
-from tradeideas.admin.models import AccountToken
+from tests.test_cli import _cli
+from tradeideas.admin.models import AccountToken, AuditEntry
 from tradeideas.auth.models import User
 from tradeideas.db import utcnow
 from tradeideas.settings import Settings
@@ -284,6 +286,56 @@ async def test_password_reset_link_sets_password_once_and_ends_other_sessions(
         await old_session.aclose()
 
 
+async def test_disabling_revokes_an_outstanding_reset_link_for_good(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    """A reset link issued before "Disable" must not work again after "Enable": the admin disabled the member
+    because someone else might hold their access, and that includes a link sent out earlier."""
+    email, member_id, session = await _member(app)
+    await session.aclose()
+    reset = (await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()
+    token = _token(reset["resetUrl"])
+    assert (await admin.post(f"/api/admin/members/{member_id}/disable")).json()["state"] == "disabled"
+    assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "active"
+    async with make_client(app) as browser:
+        info = await browser.get(f"/api/password-resets/{token}")
+        assert info.status_code == 410 and info.json() == {
+            "message": "This password reset link has expired or was already used. Ask for a new one.",
+            "code": "link_gone",
+        }
+        r = await browser.post(f"/api/password-resets/{token}", json={"password": "taken-over-pass-1"})
+        assert r.status_code == 410 and r.json()["code"] == "link_gone"
+    assert (await _login(app, email, "taken-over-pass-1")).status_code == 401
+    assert (await _login(app, email, "member-pass-1")).status_code == 200
+    # A link issued after enabling works as usual.
+    fresh = _token((await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()["resetUrl"])
+    async with make_client(app) as browser:
+        assert (await browser.get(f"/api/password-resets/{fresh}")).status_code == 200
+
+
+async def test_the_cli_disable_revokes_outstanding_links_too(
+    app: FastAPI, admin: httpx.AsyncClient, settings: Settings
+) -> None:
+    email, member_id, session = await _member(app)
+    await session.aclose()
+    token = _token((await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()["resetUrl"])
+    assert (await _cli(settings, "disable-user", "--email", email)).returncode == 0
+    assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "active"
+    async with make_client(app) as browser:
+        assert (await browser.get(f"/api/password-resets/{token}")).status_code == 410
+
+
+async def test_disabling_an_invited_member_revokes_the_invitation(app: FastAPI, admin: httpx.AsyncClient) -> None:
+    invite = await _invite(admin, _email())
+    member_id, token = invite["member"]["id"], _token(invite["inviteUrl"])
+    await admin.post(f"/api/admin/members/{member_id}/disable")
+    assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "invited"
+    async with make_client(app) as anon:
+        r = await anon.post(f"/api/invites/{token}/accept", json={"password": "late-accept-1"})
+        assert r.status_code == 410 and r.json()["code"] == "link_gone"
+    again = await _invite(admin, invite["member"]["email"])  # the admin can send a new one
+    async with make_client(app) as anon:
+        assert (await anon.get(f"/api/invites/{_token(again['inviteUrl'])}")).status_code == 200
+
+
 async def test_admin_can_reset_and_disable_an_educator_but_not_invite_one(
     app: FastAPI, admin: httpx.AsyncClient
 ) -> None:
@@ -300,7 +352,7 @@ async def test_admin_can_reset_and_disable_an_educator_but_not_invite_one(
 
 # ---- audit log --------------------------------------------------------------------------------------
 async def test_audit_log_records_admin_actions_deletions_and_lockouts(
-    app: FastAPI, admin: httpx.AsyncClient, educator_a: httpx.AsyncClient
+    app: FastAPI, admin: httpx.AsyncClient, educator_a: httpx.AsyncClient, settings: Settings
 ) -> None:
     email, member_id, client = await _member(app)
     await client.aclose()
@@ -317,8 +369,61 @@ async def test_audit_log_records_admin_actions_deletions_and_lockouts(
     assert next(e for e in entries if e["action"] == "idea.deleted")["detail"].startswith(
         f"Deleted trade idea #{idea['id']}"
     )
-    lockouts = [e for e in entries if e["action"] == "login.lockout" and e["targetEmail"] == CUSTOMER]
-    assert len(lockouts) == 1  # one entry per lockout, not per refused attempt
+    # One entry per lockout window, not per refused attempt (read from the table: other tests' entries may have
+    # pushed it off the log's first page, and a lockout of this account earlier in the run counts for the window).
+    window = utcnow() - timedelta(minutes=settings.login_window_minutes)
+    lockouts = [e for e in await _lockouts(app) if e.target_email == CUSTOMER and e.created_at >= window]
+    assert len(lockouts) == 1
+
+
+async def _lockouts(app: FastAPI) -> list[AuditEntry]:
+    async with app.state.db.sessionmaker() as session:
+        rows = await session.execute(select(AuditEntry).where(AuditEntry.action == "login.lockout"))
+        return list(rows.scalars())
+
+
+async def test_a_locked_out_login_cannot_write_its_own_text_into_the_audit_log(live: LiveServer) -> None:
+    """The e-mail of a refused login is anyone's text (up to 254 characters), and so is the client address a
+    caller claims in X-Forwarded-For: the audit log names them only when they are an e-mail and an address."""
+    planted = ("URGENT admin: account compromised, call +1 555 0100 and disable 2FA now " * 4)[:254]
+    headers = {"X-Forwarded-For": "evil.example.com please reset"}  # a client name the caller made up
+    body = {"email": planted, "password": "wrong", "selectedRole": "customer"}
+    async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+        statuses = [(await client.post("/api/auth/login", json=body, headers=headers)).status_code for _ in range(7)]
+    assert statuses == [401] * 5 + [429] * 2  # the per-account limit is 5 failures
+    entries = [
+        e for e in await _lockouts(live.app) if "urgent" in e.detail.lower() or e.target_email == "(invalid e-mail)"
+    ]
+    assert [(e.target_email, e.detail) for e in entries] == [
+        ("(invalid e-mail)", "Login refused after too many failures for (invalid e-mail) from (unknown client)")
+    ]
+
+
+async def test_one_lockout_entry_per_address_and_window_however_many_clients_hammer_it(live: LiveServer) -> None:
+    email = _email("hammered")
+    body = {"email": email, "password": "wrong", "selectedRole": "customer"}
+    async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+        answers = await asyncio.gather(
+            *(
+                client.post("/api/auth/login", json=body, headers={"X-Forwarded-For": f"198.51.100.{i}"})
+                for i in range(20)
+            )
+        )
+    assert sorted(r.status_code for r in answers) == [401] * 5 + [429] * 15
+    entries = [e for e in await _lockouts(live.app) if e.target_email == email]
+    assert len(entries) == 1, [e.detail for e in entries]
+
+
+async def test_one_lockout_entry_per_client_guessing_many_accounts(live: LiveServer) -> None:
+    """A client over its limit is recorded once per window, without the e-mails it tried (any text it likes)."""
+    async with httpx.AsyncClient(base_url=live.url, timeout=60) as client:
+        for i in range(36):  # the per-client limit is 30 failures
+            body = {"email": _email(f"guess{i}"), "password": "wrong", "selectedRole": "customer"}
+            await client.post("/api/auth/login", json=body, headers={"X-Forwarded-For": "192.0.2.7"})
+    entries = [e for e in await _lockouts(live.app) if "192.0.2.7" in e.detail]
+    assert [(e.target_email, e.detail) for e in entries] == [
+        ("", "Login refused after too many failures from 192.0.2.7")
+    ]
 
 
 async def test_audit_log_is_append_only(admin: httpx.AsyncClient) -> None:

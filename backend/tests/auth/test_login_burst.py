@@ -74,3 +74,29 @@ async def test_a_burst_of_wrong_logins_leaves_the_server_answering(server: LiveS
         statuses = [r.status_code for r in await logins]
     assert health.status_code == 200
     assert 500 not in statuses and 503 not in statuses, statuses
+
+
+async def test_a_hundred_wrong_logins_at_once_get_no_500_and_health_stays_quick(
+    server: LiveServer, verified: list[str]
+) -> None:
+    """100 wrong logins for 100 different accounts from many clients (so no limit refuses them early: each one
+    reaches the password check) all get an answer (401 or 429), never a 500 from an exhausted database pool, and
+    `/api/health` answers within a second while they run."""
+    bodies = [{"email": f"crowd{i}@example.com", "password": "x", "selectedRole": "customer"} for i in range(100)]
+    limits = httpx.Limits(max_connections=len(bodies) + 1)
+    async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=120) as client:
+        logins = asyncio.gather(
+            *(
+                client.post("/api/auth/login", json=body, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                for i, body in enumerate(bodies)
+            )
+        )
+        await asyncio.sleep(0.5)  # the logins are in flight
+        started = asyncio.get_running_loop().time()
+        health = await client.get("/api/health")
+        health_seconds = asyncio.get_running_loop().time() - started
+        statuses = [r.status_code for r in await logins]
+    assert set(statuses) <= {401, 429}, statuses
+    assert len(verified) == len(bodies)  # every one was a password check, none refused by a limit
+    assert health.status_code == 200
+    assert health_seconds < 1, health_seconds

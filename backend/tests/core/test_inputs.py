@@ -76,6 +76,35 @@ async def test_body_ids_out_of_range_are_422(
         assert r.json()["code"] == "validation_error"
 
 
+@pytest.mark.parametrize("not_an_id", [True, False, "1", 1.0, 1.5])
+async def test_body_ids_must_be_json_integers(
+    educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, not_an_id: Any
+) -> None:
+    """`true` is not idea 1 (schemathesis ST201: `{"ideaIds": [true]}` was accepted), nor is "1" or 1.0."""
+    idea = {
+        "marketType": "Forex",
+        "orderType": "BUY",
+        "ideaType": "Leverage",
+        "pair": "EUR/USD",
+        "timeFrame": "H1",
+        "entry1": "1.1",
+        "invalidationLevel": "1.0",
+        "exit1": "1.2",
+    }
+    answers = [
+        await customer.post("/api/trade-ideas/seen", json={"ideaIds": [not_an_id]}),
+        await educator_a.post("/api/trade-ideas", json={**idea, "imageIds": [not_an_id]}),
+        await educator_a.post("/api/trade-ideas", json={**idea, "audioId": not_an_id}),
+        await educator_a.post("/api/chat/rooms/1/messages", json={"message": "hi", "imageId": not_an_id}),
+        await customer.post("/api/me/journal", json={"ideaId": not_an_id, "pair": "EUR/USD"}),
+    ]
+    for r in answers:
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] == "validation_error"
+    # Query strings are text: an id there is still written as digits.
+    assert (await customer.get("/api/trade-ideas", params={"educatorId": "1"})).status_code == 200
+
+
 def test_an_event_id_out_of_range_is_ignored_like_text() -> None:
     assert resume_after(str(2**63)) is None
     assert resume_after(str(2**63), "12") == 12

@@ -14,7 +14,7 @@ from PIL import Image
 from sqlalchemy import func, select
 
 from tests.ideas.test_ideas import create, idea_body
-from tradeideas.media.audio import AUDIO_TOO_LARGE, AUDIO_TOO_LONG, NOT_AUDIO
+from tradeideas.media.audio import AUDIO_SAMPLE_RATE, AUDIO_TOO_LARGE, AUDIO_TOO_LONG, AUDIO_TOO_SHORT, NOT_AUDIO
 from tradeideas.media.models import MediaFile
 
 
@@ -30,6 +30,14 @@ def tone_wav(seconds: float, rate: int = 8000, freq: int = 440) -> bytes:
         w.setframerate(rate)
         w.writeframes(frames)
     return buf.getvalue()
+
+
+def with_declared_rate(wav: bytes, rate: int) -> bytes:
+    """The same samples with another sample rate written in the header (and the byte rate to match)."""
+    header = bytearray(wav)
+    header[24:28] = struct.pack("<I", rate)
+    header[28:32] = struct.pack("<I", min(rate * 2, 2**32 - 1))
+    return bytes(header)
 
 
 def png(width: int, height: int) -> bytes:
@@ -75,8 +83,23 @@ async def test_a_voice_note_is_re_encoded_as_aac_in_mp4(educator_a: httpx.AsyncC
         (b"just some text", "audio/ogg", NOT_AUDIO),
         (tone_wav(301), "audio/wav", AUDIO_TOO_LONG),
         (b"RIFF" + b"\x00" * (10 * 1024 * 1024 + 10), "audio/wav", AUDIO_TOO_LARGE),
+        (with_declared_rate(tone_wav(2), 2_000_000_000), "audio/wav", AUDIO_SAMPLE_RATE),  # was a 0-second note
+        (with_declared_rate(tone_wav(2), 4000), "audio/wav", AUDIO_SAMPLE_RATE),
+        (with_declared_rate(tone_wav(2), 200_000), "audio/wav", AUDIO_SAMPLE_RATE),
+        (tone_wav(0.3), "audio/wav", AUDIO_TOO_SHORT),
     ],
-    ids=["image-as-audio", "playlist", "broken-wav", "text", "over-5-minutes", "over-10-MB"],
+    ids=[
+        "image-as-audio",
+        "playlist",
+        "broken-wav",
+        "text",
+        "over-5-minutes",
+        "over-10-MB",
+        "2-GHz",
+        "4-kHz",
+        "200-kHz",
+        "0.3-seconds",
+    ],
 )
 async def test_hostile_or_oversized_audio_is_refused_and_nothing_is_saved(
     app: FastAPI, educator_a: httpx.AsyncClient, data: bytes, kind: str, message: str
@@ -86,6 +109,15 @@ async def test_hostile_or_oversized_audio_is_refused_and_nothing_is_saved(
     assert r.status_code == 422, r.text
     assert r.json()["message"] == message
     assert await media_count(app) == before
+
+
+@pytest.mark.parametrize(("seconds", "rate"), [(0.5, 8000), (1, 192_000)])
+async def test_the_shortest_and_the_highest_rate_voice_notes_are_taken(
+    educator_a: httpx.AsyncClient, seconds: float, rate: int
+) -> None:
+    r = await upload_audio(educator_a, tone_wav(seconds, rate=rate, freq=500))
+    assert r.status_code == 201, r.text
+    assert r.json()["durationSeconds"] == pytest.approx(seconds, abs=0.05)
 
 
 async def test_customers_cannot_upload_audio(customer: httpx.AsyncClient) -> None:

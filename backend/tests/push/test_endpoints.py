@@ -23,6 +23,7 @@ DEFAULT_HOSTS = Settings.model_fields["push_endpoint_hosts"].default
         "https://wns2-par02p.notify.windows.com/w/?token=abc",
         "https://updates.push.services.mozilla.com/wpush/v2/abc",
         "https://web.push.apple.com/QGx",
+        "https://fcm.googleapis.com:443/fcm/send/abc",  # the https port, written out
     ],
 )
 def test_the_default_list_accepts_the_browsers_push_services(endpoint: str) -> None:
@@ -42,6 +43,10 @@ def test_the_default_list_accepts_the_browsers_push_services(endpoint: str) -> N
         ("https://user:pw@fcm.googleapis.com/x", "must not contain credentials"),
         ("https://fcm.googleapis.com:99999/x", "not a valid URL"),
         ("ftp://fcm.googleapis.com/x", "must be an https URL"),
+        # A listed host on another port is another service (an admin panel, a mail server, ...) on that machine.
+        ("https://fcm.googleapis.com:8443/fcm/send/abc", "must use the https port (443)"),
+        ("https://web.push.apple.com:22/x", "must use the https port (443)"),
+        ("https://updates.push.services.mozilla.com:80/wpush/v2/abc", "must use the https port (443)"),
     ],
 )
 def test_anything_else_is_refused_with_a_reason(endpoint: str, reason: str) -> None:
@@ -55,6 +60,8 @@ def test_plain_http_only_for_loopback_listed_explicitly() -> None:
     assert policy.refusal("http://localhost:9000/push/a") is not None  # localhost is not listed
     assert EndpointPolicy("localhost").refusal("http://localhost:9/p") is None
     assert EndpointPolicy(".example.com").refusal("http://a.example.com/p") is not None  # never http elsewhere
+    assert policy.refusal("http://127.0.0.1/push/a") is None  # the listed loopback host: any port (test servers)
+    assert policy.refusal("https://127.0.0.1:9443/push/a") is None
 
 
 async def test_registering_an_internal_address_is_a_422(customer: httpx.AsyncClient) -> None:
@@ -68,6 +75,12 @@ async def test_registering_an_internal_address_is_a_422(customer: httpx.AsyncCli
     other = Browser("other", "https://metadata.internal.example/latest")
     r = await customer.post("/api/push/subscriptions", json=other.subscription)
     assert r.status_code == 422 and "metadata.internal.example is not an allowed push service" in r.json()["message"]
+    elsewhere = Browser("port", "https://fcm.googleapis.com:8080/fcm/send/endpoint-of-a-test")
+    r = await customer.post("/api/push/subscriptions", json=elsewhere.subscription)
+    assert r.status_code == 422 and r.json() == {
+        "message": "Push endpoint must use the https port (443)",
+        "code": "endpoint_not_allowed",
+    }
     ok = Browser("fcm", "https://fcm.googleapis.com/fcm/send/endpoint-of-a-test")
     r = await customer.post("/api/push/subscriptions", json=ok.subscription)
     assert r.status_code == 201

@@ -42,7 +42,8 @@ class MemberPage(CamelModel):
 
 
 class InviteIn(CamelModel):
-    email: str = Field(max_length=254)
+    # `format` tells clients what `normalise_email` checks (with its own message, so not as a constraint).
+    email: str = Field(max_length=254, json_schema_extra={"format": "email"})
     first_name: str = Field(default="", max_length=100)
     last_name: str = Field(default="", max_length=100)
 

@@ -12,9 +12,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from ipaddress import ip_address
 from typing import TypeVar
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.admin.models import AccountToken, AuditEntry, TokenKind
@@ -133,7 +134,18 @@ async def get_member(db: AsyncSession, member_id: int) -> User:
 
 
 # ---- audit log ------------------------------------------------------------------------------------
-async def audit(db: AsyncSession, actor: User | None, action: str, target: User | None, detail: str = "") -> None:
+async def audit(
+    db: AsyncSession,
+    actor: User | None,
+    action: str,
+    target: User | None,
+    detail: str = "",
+    *,
+    target_email: str | None = None,
+) -> None:
+    """Append an entry; `target_email` names a target with no account (it defaults to the target's e-mail)."""
+    if target_email is None:
+        target_email = target.email if target else ""
     db.add(
         AuditEntry(
             created_at=utcnow(),
@@ -141,7 +153,7 @@ async def audit(db: AsyncSession, actor: User | None, action: str, target: User 
             actor_email=actor.email if actor else "",
             action=action,
             target_id=target.id if target else None,
-            target_email=target.email if target else "",
+            target_email=target_email,
             detail=detail[:500],
         )
     )
@@ -188,21 +200,57 @@ async def audit_message_deleted(db: AsyncSession, event: ChatMessageDeleted) -> 
     await audit(db, actor, "chat.message.deleted", None, f"Deleted chat message #{event.id} in room {event.room_id}")
 
 
+INVALID_EMAIL = "(invalid e-mail)"
+UNKNOWN_CLIENT = "(unknown client)"
+LOCKOUT_ACCOUNT = "Login refused after too many failures for {email} from {client}"
+LOCKOUT_CLIENT = "Login refused after too many failures from {client}"
+# PostgreSQL advisory locks of the lockout entries (pg_advisory_xact_lock(class, hashtext(key))): a constant that
+# no other feature of this database uses, so two refused logins at once do not both write the entry.
+_LOCKOUT_LOCK_CLASS = 0x4C4F434B
+
+
+def recordable_email(email: str) -> str:
+    """The e-mail a login named, when it is one; otherwise a placeholder (the field is anyone's text)."""
+    try:
+        return normalise_email(email)
+    except ValueError:
+        return INVALID_EMAIL
+
+
+def recordable_client(client: str) -> str:
+    """The client's IP address, when it is one (behind a trusted proxy, the name a caller put in X-Forwarded-For
+    is passed on as it came)."""
+    try:
+        return str(ip_address(client))
+    except ValueError:
+        return UNKNOWN_CLIENT
+
+
 def audit_lockout(settings: Settings) -> Callable[[AsyncSession, LoginLockedOut], Awaitable[None]]:
-    """One entry per locked account or client and login window, however often it is hammered meanwhile."""
+    """One entry per locked e-mail address (account limit) or client address (client limit) and login window,
+    however often and from wherever it is hammered meanwhile. Only a valid e-mail and an IP address are written:
+    anyone can send a login, and the audit log is read by admins."""
 
     @_contained
     async def record(db: AsyncSession, event: LoginLockedOut) -> None:
-        detail = f"Login refused after too many failures for {event.email} from {event.client}"
+        email, client = recordable_email(event.email), recordable_client(event.client)
         since = utcnow() - timedelta(minutes=settings.login_window_minutes)
-        seen = await db.execute(
-            select(AuditEntry.id)
-            .where(AuditEntry.action == "login.lockout", AuditEntry.detail == detail, AuditEntry.created_at >= since)
-            .limit(1)
-        )
-        if seen.first() is None:
-            target = (await db.execute(select(User).where(User.email == event.email))).scalar_one_or_none()
-            await audit(db, None, "login.lockout", target, detail)
+        recent = select(AuditEntry.id).where(AuditEntry.action == "login.lockout", AuditEntry.created_at >= since)
+        if event.limit == "account":
+            key, detail = f"account:{email}", LOCKOUT_ACCOUNT.format(email=email, client=client)
+            recent = recent.where(AuditEntry.target_email == email)
+        else:  # the client's guesses spread over many e-mails: name none of them
+            key, detail = f"client:{client}", LOCKOUT_CLIENT.format(client=client)
+            recent = recent.where(AuditEntry.target_email == "", AuditEntry.detail == detail)
+        if db.get_bind().dialect.name == "postgresql":  # SQLite runs one writing transaction at a time
+            lock = text("SELECT pg_advisory_xact_lock(:class, hashtext(:key))")
+            await db.execute(lock, {"class": _LOCKOUT_LOCK_CLASS, "key": key})
+        if (await db.execute(recent.limit(1))).first() is not None:
+            return
+        target = None
+        if event.limit == "account" and email != INVALID_EMAIL:
+            target = (await db.execute(select(User).where(User.email == email))).scalar_one_or_none()
+        await audit(db, None, "login.lockout", target, detail, target_email=email if event.limit == "account" else "")
 
     return record
 
@@ -366,13 +414,26 @@ async def reset_password(db: AsyncSession, settings: Settings, token: str, passw
 
 
 # ---- disable, enable, sign out --------------------------------------------------------------------
+async def revoke_links(db: AsyncSession, member: User) -> int:
+    """End the member's unused invitation and reset links (they then read as expired); how many there were."""
+    now = utcnow()
+    ended = await db.execute(
+        update(AccountToken)
+        .where(AccountToken.user_id == member.id, AccountToken.used_at.is_(None), AccountToken.expires_at > now)
+        .values(expires_at=now)
+    )
+    return int(getattr(ended, "rowcount", 0) or 0)
+
+
 async def disable(db: AsyncSession, actor: User, member: User) -> Member:
-    """Ends the member's sessions and open event streams at once (every process); their data stays."""
+    """Ends the member's sessions, open event streams (every process, at once) and unused invitation and reset
+    links for good: enabling the member again does not bring an earlier link back. Their data stays."""
     if member.id == actor.id:
         raise Invalid(NOT_YOURSELF, code="not_yourself")
     if not member.disabled:
         await auth_service.disable_user(db, member)
-        await audit(db, actor, "member.disabled", member)
+        revoked = await revoke_links(db, member)
+        await audit(db, actor, "member.disabled", member, f"Revoked {revoked} unused link(s)" if revoked else "")
     return member_out(member)
 
 

@@ -16,12 +16,14 @@ class UserChanged(DomainEvent):
 
 
 class LoginLockedOut(DomainEvent):
-    """A login was refused because an account or client address reached its failure limit (for the audit log)."""
+    """A login was refused because an account or client address reached its failure limit (for the audit log).
+    `email` and `client` are what the caller sent: any text."""
 
     type: Literal["auth.lockout"] = "auth.lockout"
     receivers = SERVER
     email: str
     client: str
+    limit: Literal["account", "client"] = "account"
 
 
 EVENTS = (UserChanged, LoginLockedOut)

@@ -1,11 +1,13 @@
 """Login, sessions and brute-force limits."""
 
+import asyncio
 import hashlib
 import math
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import String, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
@@ -54,10 +56,10 @@ async def _admit_attempt(db: AsyncSession, settings: Settings, email: str, clien
     await db.commit()
     since = utcnow() - timedelta(minutes=settings.login_window_minutes)
     limits = (
-        (LoginAttempt.email == email, settings.login_max_failures_per_account),
-        (LoginAttempt.client == client, settings.login_max_failures_per_client),
+        ("account", LoginAttempt.email == email, settings.login_max_failures_per_account),
+        ("client", LoginAttempt.client == client, settings.login_max_failures_per_client),
     )
-    for condition, limit in limits:
+    for which, condition, limit in limits:
         count, oldest = (
             await db.execute(
                 select(func.count(), func.min(LoginAttempt.created_at)).where(
@@ -67,7 +69,7 @@ async def _admit_attempt(db: AsyncSession, settings: Settings, email: str, clien
         ).one()
         if count > limit and oldest is not None:
             await db.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt.id))
-            await publish(db, LoginLockedOut(email=email, client=client))
+            await publish(db, LoginLockedOut(email=email, client=client, limit=which))
             await db.commit()
             LOGIN_LOCKOUTS.inc()
             if oldest.tzinfo is None:  # aggregate results bypass the column type on SQLite
@@ -83,7 +85,30 @@ async def _forgive(db: AsyncSession, email: str) -> None:
     await db.execute(delete(LoginAttempt).where(LoginAttempt.email == email))
 
 
+# Logins checked at once per process; the others queue here, before taking a pooled connection. A login uses a
+# connection for its counts and then waits for a hashing slot (`passwords.HASH_CONCURRENCY`), so without this a
+# hundred at once took every connection of the pool in turn and `/api/health` (or any other request) queued behind
+# all of them for seconds. Four keep the password checks busy and leave the rest of the pool free.
+LOGIN_CONCURRENCY = 4
+_login_slots: "WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = WeakKeyDictionary()
+
+
+def _login_slot() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    slot = _login_slots.get(loop)
+    if slot is None:
+        slot = _login_slots[loop] = asyncio.Semaphore(LOGIN_CONCURRENCY)
+    return slot
+
+
 async def login(
+    db: AsyncSession, settings: Settings, *, email: str, password: str, selected_role: str, client: str
+) -> IssuedSession:
+    async with _login_slot():
+        return await _login(db, settings, email=email, password=password, selected_role=selected_role, client=client)
+
+
+async def _login(
     db: AsyncSession, settings: Settings, *, email: str, password: str, selected_role: str, client: str
 ) -> IssuedSession:
     user = (await db.execute(select(User).where(User.email == email))).scalar_one_or_none()

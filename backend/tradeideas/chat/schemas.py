@@ -66,4 +66,5 @@ class MessageCreate(CamelModel):
 
 
 class MessageUpdate(CamelModel):
-    message: Annotated[MessageText, AfterValidator(_required)]
+    # The pattern tells clients what `_required` refuses after trimming (with its own message).
+    message: Annotated[MessageText, AfterValidator(_required), Field(json_schema_extra={"pattern": r"\S"})]

@@ -4,13 +4,16 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict
 from pydantic.alias_generators import to_camel
 
 # Row ids are the databases' 32-bit INTEGER: a larger number can name nothing, and the drivers refuse to
 # send it, so it is rejected at the edge (422 in a query or body, 404 in a path) instead of failing inside.
 MAX_ID = 2**31 - 1
-Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+# An id in a JSON body is a JSON integer: not `true` (Python's bool is an int, so `[true]` was idea 1), "1" or 1.0.
+Id = Annotated[int, Strict(), Field(ge=1, le=MAX_ID)]
+# An id in a query string, where every value is text (digits).
+QueryId = Annotated[int, Field(ge=1, le=MAX_ID)]
 # Routes declare such parameters as `{name:int}`, so a path like `/trade-ideas/seen` never matches them.
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
 # The vocabulary of a trade idea, shared by ideas, the desk and push payloads: defined here once.

@@ -67,7 +67,7 @@ class RiskSettingsBody(CamelModel):
     model_config = ConfigDict(extra="forbid")
 
     account_size: float = Field(DEFAULT_ACCOUNT_SIZE, gt=0, le=MAX_AMOUNT)
-    account_currency: str = Field(DEFAULT_CURRENCY, min_length=3, max_length=5)
+    account_currency: str = Field(DEFAULT_CURRENCY, min_length=3, max_length=5, pattern=r"^[A-Za-z]{3,5}$")
     risk_percent: float = Field(DEFAULT_RISK_PERCENT, ge=0.01, le=100)
     leverage: float = Field(DEFAULT_LEVERAGE, ge=1, le=500)
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, WithJsonSchema, f
 from pydantic.alias_generators import to_camel
 
 from tradeideas.core.errors import coded_error
-from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType
+from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType, QueryId
 
 REQUIRED_FIELDS = "Please fill in all required fields"
 TOO_MANY_PHOTOS = "You can upload maximum 3 photos per trade idea."
@@ -151,18 +151,32 @@ class _IdeaFields(CamelModel):
         return None if v is None else list(dict.fromkeys(v))
 
 
-def _document_required(schema: dict[str, Any]) -> None:
-    """The OpenAPI text says what `_required` enforces (its own message replaces pydantic's "Field required")."""
+def _document_not_null(schema: dict[str, Any]) -> list[str]:
+    """The OpenAPI text says what `_required` and `_not_cleared` enforce: the required fields are never null
+    and their text has a character other than spaces (it is trimmed). Their names, camelCase."""
     names = [to_camel(f) for f in (*REQUIRED_CHOICES, *REQUIRED_TEXT)]
-    schema["required"] = names
+    texts = {to_camel(f) for f in REQUIRED_TEXT}
     for name in names:
         field = schema["properties"][name]
         options = [o for o in field.pop("anyOf", []) if o.get("type") != "null"]
+        if name in texts:
+            options = [{**o, "pattern": r"\S"} if o.get("type") == "string" else o for o in options]
         if len(options) == 1:
             field.update(options[0])
         elif options:
             field["anyOf"] = options
         field.pop("default", None)
+    return names
+
+
+def _document_kept(schema: dict[str, Any]) -> None:
+    """An edit may leave a required field out, but not clear it."""
+    _document_not_null(schema)
+
+
+def _document_required(schema: dict[str, Any]) -> None:
+    """A new idea needs every required field (its own message replaces pydantic's "Field required")."""
+    schema["required"] = _document_not_null(schema)
 
 
 class IdeaCreate(_IdeaFields):
@@ -177,6 +191,8 @@ class IdeaCreate(_IdeaFields):
 
 class IdeaUpdate(_IdeaFields):
     """Any subset of the editable fields; required ones cannot be cleared."""
+
+    model_config = ConfigDict(json_schema_extra=_document_kept)
 
     @model_validator(mode="after")
     def _not_cleared(self) -> "IdeaUpdate":
@@ -290,7 +306,7 @@ class IdeaListQuery(BaseModel):
     market: ListMarket | None = None
     idea_type: ListIdeaType | None = None
     status: ListStatus | None = None
-    educator_id: Id | None = None
+    educator_id: QueryId | None = None
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
     cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
 

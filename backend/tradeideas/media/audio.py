@@ -19,6 +19,12 @@ NOT_AUDIO = "Please upload an audio file (MP3, M4A, WAV, OGG or WebM); this one 
 AUDIO_TOO_LONG = "Voice explanations can be at most 5 minutes long."
 AUDIO_TOO_LARGE = "Please upload audio files smaller than 10MB."
 AUDIO_EMPTY = "This audio file has no sound in it."
+AUDIO_TOO_SHORT = "Voice explanations must be at least half a second long."
+AUDIO_SAMPLE_RATE = "This audio file's sample rate is not supported: use one from 8 to 192 kHz."
+MIN_AUDIO_SECONDS = 0.5
+# What microphones and audio files use (telephone 8 kHz to studio 192 kHz). A header may declare any rate: a WAV
+# claiming 2 GHz decoded to a 0-second note, one claiming a few Hz to hours of samples.
+MIN_SAMPLE_RATE, MAX_SAMPLE_RATE = 8_000, 192_000
 MAX_AUDIO_SECONDS = 300
 OUTPUT_RATE = 48_000
 OUTPUT_BIT_RATE = 96_000
@@ -65,6 +71,8 @@ def encode_audio(raw: bytes) -> EncodedAudio:
             raise Invalid(NOT_AUDIO, code="not_audio") from exc
         if seconds <= 0:
             raise Invalid(AUDIO_EMPTY, code="not_audio")
+        if seconds < MIN_AUDIO_SECONDS:
+            raise Invalid(AUDIO_TOO_SHORT, code="audio_too_short")
         return EncodedAudio(out_path.read_bytes(), round(seconds, 2))
 
 
@@ -74,6 +82,8 @@ def _transcode(raw: bytes, container: str, out_path: Path) -> float:
         if not source.streams.audio:
             raise Invalid(NOT_AUDIO, code="not_audio")
         stream = source.streams.audio[0]
+        if stream.codec_context.sample_rate:  # declared in the header: refused before decoding anything
+            _check_rate(stream.codec_context.sample_rate)
         # faststart moves the index to the front (playback starts before the whole file is loaded); the muxer
         # rewrites the file for that, so it needs a real path.
         with av.open(str(out_path), mode="w", format="mp4", options={"movflags": "+faststart"}) as sink:
@@ -83,7 +93,8 @@ def _transcode(raw: bytes, container: str, out_path: Path) -> float:
             resampler = av.AudioResampler(format="fltp", layout="mono", rate=OUTPUT_RATE)
             seconds = 0.0
             for frame in source.decode(stream):
-                seconds += frame.samples / (frame.sample_rate or OUTPUT_RATE)
+                _check_rate(frame.sample_rate)  # a stream may change its rate midway
+                seconds += frame.samples / frame.sample_rate
                 if seconds > MAX_AUDIO_SECONDS:
                     raise Invalid(AUDIO_TOO_LONG, code="audio_too_long")
                 for resampled in resampler.resample(frame):
@@ -92,3 +103,8 @@ def _transcode(raw: bytes, container: str, out_path: Path) -> float:
                 sink.mux(target.encode(resampled))
             sink.mux(target.encode(None))
     return seconds
+
+
+def _check_rate(rate: int | None) -> None:
+    if rate is None or not MIN_SAMPLE_RATE <= rate <= MAX_SAMPLE_RATE:
+        raise Invalid(AUDIO_SAMPLE_RATE, code="audio_sample_rate")

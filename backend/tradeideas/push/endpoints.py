@@ -2,13 +2,16 @@
 
 Without this, anyone logged in could register `http://10.0.0.5/...` and make the server send requests into
 its own network (server-side request forgery). The list (`PUSH_ENDPOINT_HOSTS`) holds host names and
-`.suffix`es; plain `http` is accepted only for `127.0.0.1` / `localhost`, and only when listed explicitly
-(tests and local fakes). Checked when a subscription is saved and again before every delivery.
+`.suffix`es, and an endpoint must use the https port (443, or none written): a listed host on another port
+is another service on that machine. Only `127.0.0.1` / `localhost`, when listed explicitly (tests and local
+fakes), may be reached over plain `http` and on any port. Checked when a subscription is saved and again before
+every delivery.
 """
 
 from urllib.parse import urlsplit
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
+HTTPS_PORT = 443
 
 
 class EndpointPolicy:
@@ -25,15 +28,17 @@ class EndpointPolicy:
         try:
             parts = urlsplit(endpoint.strip())
             host = (parts.hostname or "").lower()
-            parts.port  # noqa: B018 - raises ValueError on a malformed port
+            port = parts.port  # raises ValueError on a malformed port
         except ValueError:
             return "Push endpoint is not a valid URL"
         if parts.username is not None or parts.password is not None:
             return "Push endpoint must not contain credentials"
-        if parts.scheme == "https" and host and self._host_listed(host):
-            return None
-        if parts.scheme == "http" and host in LOOPBACK_HOSTS and host in self.exact:
-            return None
+        if parts.scheme in ("http", "https") and host in LOOPBACK_HOSTS and host in self.exact:
+            return None  # a test's or a local fake's push service, on whatever port it was given
         if parts.scheme != "https":
             return "Push endpoint must be an https URL of a browser push service"
-        return f"Push endpoint host {host or '(none)'} is not an allowed push service"
+        if not (host and self._host_listed(host)):
+            return f"Push endpoint host {host or '(none)'} is not an allowed push service"
+        if port not in (None, HTTPS_PORT):
+            return f"Push endpoint must use the https port ({HTTPS_PORT})"
+        return None

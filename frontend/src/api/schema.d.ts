@@ -1819,31 +1819,40 @@ export interface components {
              */
             audioId?: number | null;
             /** Entry1 */
-            entry1?: string | number | null;
+            entry1?: string | number;
             /** Entry2 */
             entry2?: string | number | null;
             /** Exit1 */
-            exit1?: string | number | null;
+            exit1?: string | number;
             /** Exit2 */
             exit2?: string | number | null;
             /** Exit3 */
             exit3?: string | number | null;
-            /** Ideatype */
-            ideaType?: ("Leverage" | "Exchange") | null;
+            /**
+             * Ideatype
+             * @enum {string}
+             */
+            ideaType?: "Leverage" | "Exchange";
             /** Imageids */
             imageIds?: number[] | null;
             /** Invalidationlevel */
-            invalidationLevel?: string | number | null;
-            /** Markettype */
-            marketType?: ("Forex" | "Crypto") | null;
+            invalidationLevel?: string | number;
+            /**
+             * Markettype
+             * @enum {string}
+             */
+            marketType?: "Forex" | "Crypto";
             /** Notes */
             notes?: string | number | null;
-            /** Ordertype */
-            orderType?: ("BUY" | "SELL") | null;
+            /**
+             * Ordertype
+             * @enum {string}
+             */
+            orderType?: "BUY" | "SELL";
             /** Pair */
-            pair?: string | number | null;
+            pair?: string | number;
             /** Timeframe */
-            timeFrame?: string | number | null;
+            timeFrame?: string | number;
             /**
              * Videourl
              * @description https only; YouTube and Vimeo links play embedded
@@ -2039,7 +2048,10 @@ export interface components {
         };
         /** InviteIn */
         InviteIn: {
-            /** Email */
+            /**
+             * Email
+             * Format: email
+             */
             email: string;
             /**
              * Firstname
