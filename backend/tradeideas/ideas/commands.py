@@ -244,10 +244,12 @@ async def set_status(
     status = normalise_status(value)
     exits = {"exit1": idea.exit1, "exit2": idea.exit2, "exit3": idea.exit3}
     chosen, price = resolve_outcome(status, outcome, normalise_close_price(close_price), exits)
-    levels = await recorded_levels(db, idea)
-    if chosen == "manual" and price is not None:
-        check_manual_close(levels, price)
-    r = None if chosen is None else r_multiple(levels, chosen, price)
+    r = None
+    if chosen is not None:  # reopening records no R, so it needs no levels
+        levels = await recorded_levels(db, idea)
+        if chosen == "manual" and price is not None:
+            check_manual_close(levels, price)
+        r = r_multiple(levels, chosen, price)
     if chosen == "manual":
         status = manual_status(status, r)
     if (idea.status, idea.outcome, idea.close_price) == (status.value, chosen, price):

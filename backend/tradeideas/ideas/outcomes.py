@@ -116,16 +116,24 @@ def close_level(levels: Levels, outcome: str, close_price: str | None) -> Decima
     return None  # not_triggered: no trade, no R
 
 
-def r_multiple(levels: Levels, outcome: str, close_price: str | None) -> float | None:
-    """(close - entry) / risk for BUY, (entry - close) / risk for SELL, rounded to 2 decimals."""
+def exact_r(levels: Levels, close: Decimal | None) -> Decimal | None:
+    """(close - entry) / risk for BUY, (entry - close) / risk for SELL, unrounded; None when it cannot be known."""
     entry = planned_entry(levels)
     stop = parse_level(levels.invalidation_level)
-    close = close_level(levels, outcome, close_price)
     if entry is None or stop is None or close is None or entry == stop:
         return None
-    risk = abs(entry - stop)
     move = close - entry if levels.order_type == "BUY" else entry - close
-    return float((move / risk).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+    return move / abs(entry - stop)
+
+
+def _two_places(r: Decimal) -> Decimal:
+    return r.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def r_multiple(levels: Levels, outcome: str, close_price: str | None) -> float | None:
+    """`exact_r` at the outcome's close level, rounded to 2 decimals."""
+    r = exact_r(levels, close_level(levels, outcome, close_price))
+    return None if r is None else float(_two_places(r))
 
 
 def normalise_close_price(value: str | None) -> str | None:
@@ -142,17 +150,10 @@ def normalise_close_price(value: str | None) -> str | None:
 
 def check_manual_close(levels: Levels, close_price: str) -> None:
     """422 when a manual close price lies more than `MAX_MANUAL_R` from the entry (where R can be known)."""
-    entry = planned_entry(levels)
-    stop = parse_level(levels.invalidation_level)
-    close = parse_level(close_price)
-    if entry is None or stop is None or close is None or entry == stop:
-        return
-    move = close - entry if levels.order_type == "BUY" else entry - close
-    r = move / abs(entry - stop)
-    if abs(r) > MAX_MANUAL_R:
-        shown = r.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    r = exact_r(levels, parse_level(close_price))
+    if r is not None and abs(r) > MAX_MANUAL_R:
         raise Invalid(
-            f"A close at {close_price} would make this idea {shown:+} R: a manual close can be at most "
+            f"A close at {close_price} would make this idea {_two_places(r):+} R: a manual close can be at most "
             f"{MAX_MANUAL_R} R from the entry. Check the price.",
             code="implausible_close_price",
         )
