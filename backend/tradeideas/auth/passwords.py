@@ -1,13 +1,12 @@
 """argon2id password hashing, run off the event loop because it is deliberately slow."""
 
-import asyncio
 import os
-from weakref import WeakKeyDictionary
 
-import anyio
 import anyio.to_thread
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+
+from tradeideas.core.limits import LoopLimiter
 
 _hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
 # Verifying against this when the e-mail is unknown keeps both failure paths equally slow.
@@ -27,19 +26,11 @@ def _cores() -> int:
 
 
 HASH_CONCURRENCY = max(1, _cores() - 1)
-_slots: "WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter]" = WeakKeyDictionary()
-
-
-def _limiter() -> anyio.CapacityLimiter:
-    loop = asyncio.get_running_loop()
-    limiter = _slots.get(loop)
-    if limiter is None:
-        limiter = _slots[loop] = anyio.CapacityLimiter(HASH_CONCURRENCY)
-    return limiter
+_hash_slots = LoopLimiter(HASH_CONCURRENCY)
 
 
 async def hash_password(password: str) -> str:
-    return await anyio.to_thread.run_sync(_hasher.hash, password, limiter=_limiter())
+    return await anyio.to_thread.run_sync(_hasher.hash, password, limiter=_hash_slots.get())
 
 
 def _verify(stored_hash: str | None, password: str) -> bool:
@@ -50,4 +41,4 @@ def _verify(stored_hash: str | None, password: str) -> bool:
 
 
 async def verify_password(stored_hash: str | None, password: str) -> bool:
-    return await anyio.to_thread.run_sync(_verify, stored_hash, password, limiter=_limiter())
+    return await anyio.to_thread.run_sync(_verify, stored_hash, password, limiter=_hash_slots.get())

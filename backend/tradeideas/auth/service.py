@@ -1,13 +1,11 @@
 """Login, sessions and brute-force limits."""
 
-import asyncio
 import hashlib
 import math
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from weakref import WeakKeyDictionary
 
 from sqlalchemy import String, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
@@ -18,6 +16,7 @@ from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
 from tradeideas.auth.schemas import CurrentUser
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
+from tradeideas.core.limits import LoopLimiter
 from tradeideas.core.metrics import LOGIN_FAILURES, LOGIN_LOCKOUTS
 from tradeideas.db import DriverQuery, DriverReader, utcnow
 from tradeideas.realtime.service import publish
@@ -90,21 +89,13 @@ async def _forgive(db: AsyncSession, email: str) -> None:
 # hundred at once took every connection of the pool in turn and `/api/health` (or any other request) queued behind
 # all of them for seconds. Four keep the password checks busy and leave the rest of the pool free.
 LOGIN_CONCURRENCY = 4
-_login_slots: "WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = WeakKeyDictionary()
-
-
-def _login_slot() -> asyncio.Semaphore:
-    loop = asyncio.get_running_loop()
-    slot = _login_slots.get(loop)
-    if slot is None:
-        slot = _login_slots[loop] = asyncio.Semaphore(LOGIN_CONCURRENCY)
-    return slot
+_login_slots = LoopLimiter(LOGIN_CONCURRENCY)
 
 
 async def login(
     db: AsyncSession, settings: Settings, *, email: str, password: str, selected_role: str, client: str
 ) -> IssuedSession:
-    async with _login_slot():
+    async with _login_slots.get():
         return await _login(db, settings, email=email, password=password, selected_role=selected_role, client=client)
 
 
