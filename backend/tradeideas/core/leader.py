@@ -75,8 +75,6 @@ class Leader:
                 raise
             except Exception:
                 log.warning("leader election failed; trying again in %.0f s", self.retry_seconds, exc_info=True)
-            finally:
-                self._set(False)
             await asyncio.sleep(self.retry_seconds)
 
     async def _hold_advisory_lock(self) -> None:
