@@ -121,14 +121,14 @@ def test_reset_data_with_confirmation_empties_a_database(tmp_path: Path) -> None
 
 
 def test_ready_banner_names_the_address_and_every_demo_login(settings: Settings) -> None:
-    from tradeideas.cli import _ready_banner
+    from tradeideas.cli import ready_banner
 
-    banner = _ready_banner(settings, "http://127.0.0.1:8000", with_seed=True)
+    banner = ready_banner(settings, "http://127.0.0.1:8000", with_seed=True)
     assert banner.startswith(f"{settings.app_name} is ready: http://127.0.0.1:8000")
     assert "DEMO_PASSWORD" in banner and "customer@example.com" in banner
     assert all(f"educator{i}@example.com" in banner for i in range(1, 8))
     assert "/zinrai-educators-1" in banner
-    assert "customer@example.com" not in _ready_banner(settings, "http://h:1", with_seed=False)
+    assert "customer@example.com" not in ready_banner(settings, "http://h:1", with_seed=False)
 
 
 async def test_add_admin_reads_the_password_from_stdin(app: FastAPI, settings: Settings) -> None:

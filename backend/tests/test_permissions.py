@@ -15,10 +15,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
 
-# FastAPI keeps included routers wrapped; this yields their effective routes (full path, merged deps).
-from fastapi.routing import _iter_included_route_candidates as _effective_routes
+# Each route as included (full path, merged dependencies), however FastAPI nests the routers.
+from fastapi.routing import APIRoute, iter_route_contexts
 
 from tests.conftest import ADMIN, CUSTOMER, EDUCATOR_A, EDUCATOR_B, login_client, make_client
 from tradeideas.permissions import ACCESS_LEVELS
@@ -99,10 +98,10 @@ def _levels(dependant: Dependant) -> set[str]:
 
 def _api_routes(app: FastAPI) -> list[tuple[str, str, set[str]]]:
     routes = []
-    for route in _effective_routes(app.routes):
-        if isinstance(route, APIRoute) and route.path != SPA_FALLBACK:
+    for route in iter_route_contexts(app.routes):
+        if isinstance(route.original_route, APIRoute) and route.path != SPA_FALLBACK:
             for method in sorted((route.methods or set()) - {"HEAD", "OPTIONS"}):
-                routes.append((method, route.path_format, _levels(route.dependant)))
+                routes.append((method, str(route.path_format), _levels(route.dependant)))
     return routes
 
 

@@ -4,17 +4,9 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, cast
 
 from fastapi import FastAPI
-from fastapi._body_limit import AppBodyLimitMiddleware
-from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
-from fastapi.routing import APIRoute
-from fastapi.telemetry._asgi import ExceptionTelemetryMiddleware
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.middleware.errors import ServerErrorMiddleware
-from starlette.middleware.exceptions import ExceptionMiddleware
-from starlette.types import ASGIApp, HTTPExceptionHandler, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tradeideas.admin import service as admin_service
@@ -35,11 +27,11 @@ from tradeideas.core.clock import Clock
 from tradeideas.core.deps import register_components
 from tradeideas.core.errors import install_error_handlers
 from tradeideas.core.events import EventBus
+from tradeideas.core.fastlane import check_fast_routes
 from tradeideas.core.leader import Leader
 from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import AppEdge, CompressJSON, SecurityMiddleware
-from tradeideas.core.proxies import DEFAULT_TRUSTED_PROXIES, TrustedProxies
-from tradeideas.core.routing import AppRoute, RouteRequests, add_routers
+from tradeideas.core.proxies import TrustedProxies
 from tradeideas.core.spa import mount_spa
 from tradeideas.db import Database
 from tradeideas.desk import events as desk_events
@@ -56,6 +48,7 @@ from tradeideas.ideas.events import (
     IdeaWithdrawn,
 )
 from tradeideas.ideas.pages import IdeaPages
+from tradeideas.ideas.router import fast as ideas_fast_router
 from tradeideas.ideas.router import router as ideas_router
 from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
@@ -73,70 +66,15 @@ from tradeideas.trackrecords import service as track_records
 from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.router import router as track_records_router
 
-# Routes are matched in order: the busiest (the idea lists, the event stream) come first.
-ROUTERS = [ideas_router, realtime_router, system_router, auth_router]
+# The composition root: every router, included in this order (FastAPI matches routes first to last, so the
+# busiest, the idea lists and the event stream, come first). A new domain adds its router here.
+ROUTERS = [ideas_fast_router, ideas_router, realtime_router, system_router, auth_router]
 ROUTERS += [chat_router, profiles_router]
 ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router]
 ROUTERS += [admin_router, admin_links_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
 EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS)
-
-
-class TradeIdeasApp(FastAPI):
-    """FastAPI with `AppEdge` as its outermost layer, in place of Starlette's error middleware (the edge answers
-    unexpected errors with the same handler), so even such an answer and its log line carry the request's id and
-    the security headers, and are counted.
-
-    FastAPI's built-in OpenTelemetry hooks are off (they look for providers on every request; this app exports
-    none), and three of its layers are left out because this app does not use them: telemetry's exception
-    reporting, the framework's request-size limit (none is set: `SecurityMiddleware` enforces ours) and the exit
-    stack for uploaded files around every request (the routes that can receive a form open it: `AppRoute`).
-    Starlette's exception middleware is replaced by `RouteRequests`, which has the same handlers but does not watch
-    every response, and hands a request that fully matches a route straight to it (FastAPI's router, entered
-    where it matches routes, takes the rest). Every layer is a frame each request passes through, and one that each
-    open event stream keeps while it lasts; the app's own call goes straight to the edge."""
-
-    def __init__(self, *, trusted_proxies: str = DEFAULT_TRUSTED_PROXIES, **kwargs: Any) -> None:
-        super().__init__(telemetry={"tracing": False, "metrics": False, "logs": False}, **kwargs)
-        self.router.route_class = AppRoute  # routes declared on the app itself (the SPA's) too
-        self.trusted_proxies = TrustedProxies(trusted_proxies)  # FORWARDED_ALLOW_IPS, for the edge
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        # What FastAPI's and Starlette's calls do for a request when telemetry is off, in one frame instead of two.
-        if scope["type"] == "lifespan" or self.root_path:
-            await super().__call__(scope, receive, send)
-            return
-        scope["app"] = self
-        if self.middleware_stack is None:
-            self.middleware_stack = self.build_middleware_stack()
-        await self.middleware_stack(scope, receive, send)
-
-    def build_middleware_stack(self) -> ASGIApp:
-        stack = super().build_middleware_stack()
-        assert isinstance(stack, ServerErrorMiddleware) and stack.handler is not None, "install_error_handlers ran"
-        inner = stack.app
-        if isinstance(inner, ExceptionTelemetryMiddleware):
-            inner = inner.app
-        if isinstance(inner, AppBodyLimitMiddleware) and self.max_body_size is None:
-            inner = inner.app
-        above: Any = stack
-        above.app = inner
-        while not isinstance(above.app, ExceptionMiddleware):
-            above = above.app
-        layer = above.app = RouteRequests.replacing(above.app, self.router)
-        if isinstance(layer.app, AsyncExitStackMiddleware):
-            assert all(isinstance(route, AppRoute) for route in self.routes if isinstance(route, APIRoute))
-            layer.app = layer.app.app
-        if layer.app is self.router and self.router.middleware_stack == self.router.app:
-            layer.app = self.router.app
-        on_error = cast(HTTPExceptionHandler, stack.handler)  # the handler `install_error_handlers` gave `Exception`
-        return AppEdge(
-            stack.app,
-            on_error=on_error,
-            access_log=logging.getLogger(ACCESS_LOGGER),
-            trusted_proxies=self.trusted_proxies,
-        )
 
 
 def subscribe(
@@ -244,7 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.process_stopping()
             presence.exit()
 
-    app = TradeIdeasApp(
+    app = FastAPI(
         title=settings.app_name,
         version="1.0.0",
         description="API of the educational trade-ideas platform for forex and crypto.",
@@ -252,7 +190,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url="/api/docs",
         redoc_url=None,
         openapi_url="/openapi.json",
-        trusted_proxies=settings.forwarded_allow_ips,
+        # FastAPI's OpenTelemetry hooks look for providers on every request; this app exports none.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     idea_pages = IdeaPages(db, idea_cache)
     components = (
@@ -272,8 +211,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     register_components(app, *components)
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.
     app.state.settings, app.state.db = settings, db
-    install_error_handlers(app)
-    add_routers(app, ROUTERS)
+    unexpected_error = install_error_handlers(app)
+    for router in ROUTERS:
+        app.include_router(router)
+    check_fast_routes(app)  # a route declared fast that no longer qualifies stops the app here, named
     document_events(app, EVENTS)
     mount_spa(app, settings.static_dir)
     # Added first, so it sits inside the security middleware (last added is outermost).
@@ -287,4 +228,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # (login limits, the metrics check) and scheme (secure cookies) a trusted proxy forwards. `tradeideas serve`
     # leaves this to the app, not to uvicorn (its proxy_headers would hide the peer from the edge).
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
+    # Outermost of the app's own layers (inside Starlette's `ServerErrorMiddleware`): request id, security headers,
+    # metrics and access lines for every answer, an unexpected error's 500 included.
+    app.add_middleware(
+        AppEdge,
+        on_error=unexpected_error,
+        access_log=logging.getLogger(ACCESS_LOGGER),
+        trusted_proxies=TrustedProxies(settings.forwarded_allow_ips),
+    )
     return app

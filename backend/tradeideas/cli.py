@@ -183,7 +183,7 @@ def _housekeeping(settings: Settings) -> None:
     print("\n".join(report.lines()))
 
 
-def _ready_banner(settings: Settings, url: str, *, with_seed: bool) -> str:
+def ready_banner(settings: Settings, url: str, *, with_seed: bool) -> str:
     lines = [f"{settings.app_name} is ready: {url}"]
     if with_seed:
         default = Settings.model_fields["demo_password"].default
@@ -207,7 +207,7 @@ def _announce_when_ready(settings: Settings, *, with_seed: bool) -> None:
             try:
                 with urllib.request.urlopen(f"{url}/api/health", timeout=1) as answer:  # noqa: S310 - our http URL
                     if answer.status == 200:
-                        print(_ready_banner(settings, url, with_seed=with_seed), flush=True)
+                        print(ready_banner(settings, url, with_seed=with_seed), flush=True)
                         return
             except OSError:
                 pass

@@ -261,8 +261,9 @@ class DriverQuery:
     `statement` is the Core statement, or a function of the dialect's name for the few reads written differently
     per database (a list of ids: `= ANY(array)` on PostgreSQL, `json_each` on SQLite). Parameters are
     `bindparam`s, given by name; a `bindparam` marked `literal_execute` (with its value) is written into the
-    statement's text instead. Rows come back as tuples in the statement's column order (asyncpg's `Record` on
-    PostgreSQL), with values of the Python types SQLAlchemy would return.
+    statement's text instead. Rows are read by column name (`row["pair"]`; label a column whose name would
+    repeat), with values of the Python types SQLAlchemy would return: asyncpg's `Record` on PostgreSQL, a dict on
+    SQLite.
     """
 
     def __init__(self, statement: ClauseElement | Callable[[str], ClauseElement]) -> None:
@@ -331,10 +332,16 @@ def id_in(column: ColumnElement[int], name: str, dialect: str) -> ColumnElement[
     return column.in_(select(literal_column("value", Integer)).select_from(func.json_each(ids)))
 
 
+class NamedRow(Protocol):
+    """A row of a `DriverQuery`, read by column name."""
+
+    def __getitem__(self, column: str, /) -> Any: ...
+
+
 class DriverReader(Protocol):
     """Runs `DriverQuery`s on one connection's driver (asyncpg or aiosqlite)."""
 
-    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]: ...
+    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[NamedRow]: ...
 
 
 class _Driver:
@@ -344,25 +351,28 @@ class _Driver:
 
 
 class _Asyncpg(_Driver):
-    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]:
+    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[NamedRow]:
         compiled = query.compiled(self._dialect)
-        # asyncpg prepares each statement once per connection (its statement cache) and reuses it.
-        rows: Sequence[Sequence[Any]] = await self._connection.fetch(compiled.sql, *compiled.arguments(params))
+        # asyncpg prepares each statement once per connection (its statement cache) and reuses it; its records
+        # are read by column name.
+        rows: Sequence[NamedRow] = await self._connection.fetch(compiled.sql, *compiled.arguments(params))
         return rows
 
 
 class _Aiosqlite(_Driver):
-    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[Sequence[Any]]:
+    async def rows(self, query: DriverQuery, **params: Any) -> Sequence[NamedRow]:
         compiled = query.compiled(self._dialect)
-        rows = await self._connection.execute_fetchall(compiled.sql, compiled.arguments(params))
+        async with self._connection.execute(compiled.sql, compiled.arguments(params)) as cursor:
+            rows = await cursor.fetchall()
+            names = [column[0] for column in cursor.description]
         if not compiled.convert:
-            return list(rows)
+            return [dict(zip(names, row, strict=True)) for row in rows]
         out = []
         for row in rows:
             values = list(row)
             for index, process in compiled.convert:
                 values[index] = process(values[index])
-            out.append(values)
+            out.append(dict(zip(names, values, strict=True)))
         return out
 
 

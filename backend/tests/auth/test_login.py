@@ -131,7 +131,7 @@ async def test_session_slides_forward_once_a_day(app: FastAPI, anon: httpx.Async
 
 
 async def test_session_slides_forward_on_the_idea_list_too(app: FastAPI, anon: httpx.AsyncClient) -> None:
-    """The market page's list answers with bytes from memory through a direct handler (`core.routing`); the renewed
+    """The market page's list answers with bytes from memory through the fast lane (`core.fastlane`); the renewed
     cookie that the permission dependency sets must still reach the browser."""
     token = (await _login(anon, CUSTOMER)).json()["sessionToken"]
     await _refreshed_two_days_ago(app, token)

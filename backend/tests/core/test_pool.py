@@ -15,15 +15,18 @@ from tradeideas import db as db_module
 from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.models import User
 from tradeideas.core.deps import component_of
+from tradeideas.core.leader import LEADER_CONNECTION_PREFIX
 from tradeideas.db import Database, DriverQuery
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.realtime.broker import LISTENER_NAME
 from tradeideas.settings import Settings
 
 LIST = "/api/trade-ideas?market=forex&status=active&limit=100"
-# The app's pooled connections to the test database: every backend but this test's own and the LISTEN connection.
+# The app's pooled connections to the test database: every backend but this test's own, the LISTEN connection and
+# the leader's (its own connection, which holds the advisory lock and comes back a few seconds after it is ended).
 APP_BACKENDS = (
     "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> $1"
+    f" AND application_name NOT LIKE '{LEADER_CONNECTION_PREFIX}-%'"
 )
 
 
@@ -117,7 +120,7 @@ async def test_values_written_into_a_statement_are_quoted_and_the_rest_stay_para
     assert "'customer@example.com'" in compiled.sql and "'O''Brien'" in compiled.sql
     assert compiled.names == ("role",)
     async with database.reader() as reader:
-        assert [tuple(row) for row in await reader.rows(query, role="customer")] == [("customer@example.com",)]
+        assert [row["email"] for row in await reader.rows(query, role="customer")] == ["customer@example.com"]
         assert list(await reader.rows(query, role="educator")) == []
 
 

@@ -157,7 +157,12 @@ _USER_KEYS = tuple(User.__mapper__.columns.keys())
 # The live session of a token with its user, compiled once and read on the driver's connection (see
 # `db.DriverQuery`): every request the session cache cannot answer runs it.
 _SESSION_LOOKUP = DriverQuery(
-    select(_SESSIONS.c.id, _SESSIONS.c.refreshed_at, _SESSIONS.c.expires_at, *User.__mapper__.columns.values())
+    select(
+        _SESSIONS.c.id.label("session_id"),
+        _SESSIONS.c.refreshed_at,
+        _SESSIONS.c.expires_at,
+        *(column.label(key) for key, column in User.__mapper__.columns.items()),
+    )
     .join_from(_SESSIONS, _USERS, _USERS.c.id == _SESSIONS.c.user_id)
     .where(_SESSIONS.c.token_hash == bindparam("token_hash", type_=String))
 )
@@ -168,11 +173,11 @@ async def resolve_session(reader: DriverReader, token_hash: str) -> Login | None
     rows = await reader.rows(_SESSION_LOOKUP, token_hash=token_hash)
     if not rows:
         return None
-    session_id, refreshed_at, expires_at, *user_values = rows[0]
-    user_columns = dict(zip(_USER_KEYS, user_values, strict=True))
-    if expires_at <= utcnow() or user_columns["disabled"]:
+    row = rows[0]
+    user_columns = {key: row[key] for key in _USER_KEYS}
+    if row["expires_at"] <= utcnow() or user_columns["disabled"]:
         return None
-    return Login(session_id, refreshed_at, expires_at, user_columns)
+    return Login(row["session_id"], row["refreshed_at"], row["expires_at"], user_columns)
 
 
 async def live_session_ids(db: AsyncSession, user_ids: Iterable[int]) -> set[int]:

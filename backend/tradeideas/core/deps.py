@@ -9,9 +9,6 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from lru import LRU
-from pydantic import BaseModel, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.db import Database
@@ -76,54 +73,3 @@ async def _db_session(request: Request) -> AsyncIterator[AsyncSession]:
 # sent, so a failed commit becomes an error response and after-commit hooks see committed data.
 DbSession = Annotated[AsyncSession, Depends(_db_session, scope="function")]
 AppSettings = Annotated[Settings, Depends(component(Settings))]
-
-
-M = TypeVar("M", bound=BaseModel)
-QUERY_MEMO_ENTRIES = 256
-QUERY_MEMO_MAX_BYTES = 512
-
-
-def query_model(model: type[M]) -> tuple[Callable[[Request], Coroutine[Any, Any, M]], dict[str, Any]]:
-    """A dependency that validates a route's query string as one pydantic model, and the OpenAPI text of
-    its parameters (pass it as the route's `openapi_extra`).
-
-    For the busiest reads: FastAPI validates declared query parameters one by one and re-inspects each
-    annotation on every request, which costs several times one model validation. Unknown parameters are
-    ignored and errors are the usual 422, as with declared parameters.
-    """
-    schema = model.model_json_schema(by_alias=True)
-    assert "$defs" not in schema, "query models hold plain values (literals, numbers, strings)"
-    parameters = [
-        {"in": "query", "name": name, "required": name in schema.get("required", ()), "schema": field}
-        for name, field in schema["properties"].items()
-    ]
-
-    def validate(request: Request) -> M:
-        try:
-            return model.model_validate(dict(request.query_params))
-        except ValidationError as exc:
-            errors = [{**error, "loc": ("query", *error["loc"])} for error in exc.errors(include_url=False)]
-            raise RequestValidationError(errors) from None
-
-    if not model.model_config.get("frozen"):
-
-        async def parse(request: Request) -> M:
-            return validate(request)
-
-    else:
-        # A frozen model can be shared: the same query string (a market page asks for the same one again and
-        # again) gets the same object back without parsing it again, and as the key of a cached answer that
-        # object is found by identity. Only valid queries are kept, at most QUERY_MEMO_ENTRIES of them.
-        seen: LRU[bytes, M] = LRU(QUERY_MEMO_ENTRIES)
-
-        async def parse(request: Request) -> M:
-            raw: bytes = request.scope["query_string"]
-            found = seen.get(raw)
-            if found is None:
-                found = validate(request)
-                if len(raw) <= QUERY_MEMO_MAX_BYTES:  # unknown parameters are ignored: keep no junk-filled keys
-                    seen[raw] = found
-            return found
-
-    parse.__name__ = f"parse_{model.__name__}"
-    return parse, {"parameters": parameters}

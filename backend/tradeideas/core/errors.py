@@ -1,19 +1,17 @@
 """Domain errors and the one place that renders every error as `{message, code}`."""
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.routing import _iter_included_route_candidates
+from fastapi.routing import iter_route_contexts
 from pydantic_core import PydanticCustomError
-from starlette._utils import is_async_callable
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
-from starlette.types import HTTPExceptionHandler
 
 log = logging.getLogger("tradeideas")
 
@@ -109,25 +107,21 @@ METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 def allowed_methods(request: Request) -> str:
     """Every method some route answers at this path (Starlette's 405 names only the first route's)."""
     methods: set[str] = set()
-    # FastAPI keeps included routers wrapped; this yields their effective routes (full paths).
-    for route in _iter_included_route_candidates(request.app.router.routes):
+    # Each route as included (its full path), however FastAPI nests the routers.
+    for route in iter_route_contexts(request.app.router.routes):
         match, _ = route.matches(request.scope)
         if match != Match.NONE:
-            methods |= getattr(route, "methods", None) or set()
+            methods |= route.methods or set()
     return ", ".join(sorted(methods, key=lambda m: METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER)))
 
 
-async def handler_answer(handler: HTTPExceptionHandler, request: Request, exc: Exception) -> Response:
-    """What an error handler answers for `exc`, called as Starlette calls it (a plain function in a thread)."""
-    if is_async_callable(handler):
-        response = await handler(request, exc)
-    else:
-        response = await run_in_threadpool(handler, request, exc)
-    assert isinstance(response, Response), "HTTP error handlers answer"
-    return response
+ErrorAnswer = Callable[[Request, Exception], Awaitable[Response]]
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI) -> ErrorAnswer:
+    """Every error rendered as `{message, code}`; returns the answer to an unexpected error (a 500), which the
+    app's edge gives when nothing else answered."""
+
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
         return JSONResponse(error_body(exc.message, exc.code, **exc.extra), exc.status_code, headers=exc.headers)
@@ -161,3 +155,5 @@ def install_error_handlers(app: FastAPI) -> None:
         # Never leak internals: log the traceback, answer with a generic body.
         log.exception("Unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
         return JSONResponse(error_body("Internal server error", "internal_error"), 500)
+
+    return _unexpected

@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 from cachetools import LRUCache
 from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
-from starlette.types import ASGIApp, HTTPExceptionHandler, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tradeideas.core.errors import handler_answer
+from tradeideas.core.errors import ErrorAnswer
 from tradeideas.core.logs import REQUEST_ID, accepted_request_id, new_request_id
 from tradeideas.core.metrics import UNMATCHED_ROUTE, RequestMetrics
 from tradeideas.core.proxies import TrustedProxies
@@ -237,15 +237,14 @@ def _accepts_gzip(scope: Scope) -> bool:
 
 
 class AppEdge:
-    """The app's outermost layer (see `TradeIdeasApp`), around everything Starlette and FastAPI add:
+    """The app's outermost middleware (added last in `create_app`), around everything else the app adds:
 
     - gives each request an id, sends it back in `X-Request-ID` and tags the request's log lines with it; an
       incoming X-Request-ID (when safe) is reused only from a trusted proxy (`FORWARDED_ALLOW_IPS`), judged by
       the peer itself: uvicorn's `ProxyHeadersMiddleware`, further in, puts the forwarded client in its place;
     - adds the security headers to every answer;
-    - answers an error no handler took with the app's 500 handler (Starlette's `ServerErrorMiddleware` does
-      the same one layer further in, which would make two layers watching every response start), then raises it
-      again for the server to log;
+    - answers an error no handler took with the app's 500 handler, then raises it again: Starlette's
+      `ServerErrorMiddleware`, outside it, sees the answer started and leaves it to the server to log;
     - counts the request and its duration by route template, and writes the access line when access logging is
       on.
 
@@ -256,7 +255,7 @@ class AppEdge:
         self,
         app: ASGIApp,
         *,
-        on_error: HTTPExceptionHandler,
+        on_error: ErrorAnswer,
         access_log: logging.Logger,
         trusted_proxies: TrustedProxies,
     ) -> None:
@@ -294,7 +293,7 @@ class AppEdge:
             await self.app(scope, receive, send_with_headers)
         except Exception as exc:
             if not status:
-                await (await handler_answer(self.on_error, Request(scope), exc))(scope, receive, send_with_headers)
+                await (await self.on_error(Request(scope), exc))(scope, receive, send_with_headers)
             raise
         finally:
             seconds = time.perf_counter() - started

@@ -13,9 +13,17 @@ While events cannot arrive, entries live only seconds (see `core.cache`).
 from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from tradeideas.core.cache import EventGuardedCache
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedIdea:
+    """An idea's JSON as `IdeaOut` encodes it: `isNew` null (viewers without flags), true and false."""
+
+    shared: bytes
+    new: bytes
+    seen: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +33,7 @@ class CachedIdea:
     created_at: datetime
     completed: bool
     educator_id: int
-    # The idea as the API returns it, `isNew` left null (filled per customer when the page is sent).
-    data: dict[str, Any]
+    json: EncodedIdea
 
 
 @dataclass(frozen=True, slots=True)

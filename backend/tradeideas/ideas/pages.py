@@ -1,17 +1,12 @@
 """The busiest read, a page of ideas, as JSON bytes: cached per process (see `cache.py`), NEW flags per customer."""
 
-from typing import Any
+from collections.abc import Iterable
 
-import orjson
+from pydantic import TypeAdapter
 
 from tradeideas.db import Database, DriverReader
-from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
+from tradeideas.ideas.cache import CachedIdea, CachedPage, EncodedIdea, IdeaCache, SeenMarks
 from tradeideas.ideas.queries import (
-    COMPLETED,
-    CREATED_AT,
-    EDUCATOR_ID,
-    ID,
-    MARKET,
     NO_PICTURES,
     UNSEEN_COUNT_CAP,
     Viewer,
@@ -20,7 +15,7 @@ from tradeideas.ideas.queries import (
     shown_idea,
     unseen_counts,
 )
-from tradeideas.ideas.schemas import IdeaListQuery, UnseenCounts
+from tradeideas.ideas.schemas import IdeaListQuery, IdeaOut, IdeaPage, UnseenCounts
 
 # A market's open ideas, newest first: the page a customer's market screen asks for, and what unseen counts
 # are counted from (it holds at least as many ideas as a count can reach).
@@ -29,10 +24,27 @@ OPEN_IDEAS = {
 }
 
 
-def dump_page(items: list[dict[str, Any]], next_cursor: str | None) -> bytes:
-    """The page's JSON: one orjson call, datetimes written by orjson as pydantic writes them (UTC with `Z`, the
-    microseconds only when there are some)."""
-    return orjson.dumps({"items": items, "nextCursor": next_cursor}, option=orjson.OPT_UTC_Z)
+# Every byte of a page comes from the list route's declared response model, `IdeaPage`, and its `IdeaOut`s.
+IDEA_JSON = TypeAdapter(IdeaOut)
+PAGE_JSON = TypeAdapter(IdeaPage)
+
+
+def encode_idea(idea: IdeaOut) -> EncodedIdea:
+    """The idea's JSON as `IdeaOut` encodes it, once for each NEW flag a viewer can have: a page is sent to many
+    customers, each with their own flags, and is joined from these without encoding anything again."""
+    return EncodedIdea(
+        shared=IDEA_JSON.dump_json(idea, by_alias=True),
+        new=IDEA_JSON.dump_json(idea.model_copy(update={"is_new": True}), by_alias=True),
+        seen=IDEA_JSON.dump_json(idea.model_copy(update={"is_new": False}), by_alias=True),
+    )
+
+
+def dump_page(items: Iterable[bytes], next_cursor: str | None) -> bytes:
+    """`IdeaPage`'s JSON around items already encoded by `IdeaOut`: the envelope is the model's own encoding of
+    a page with no items (`{"items":[],"nextCursor":...}`), with the items put between its brackets."""
+    envelope = PAGE_JSON.dump_json(IdeaPage(items=[], next_cursor=next_cursor), by_alias=True)
+    head, tail = envelope.split(b"[]", 1)  # the first "[]" is the items' array: nothing in the envelope precedes it
+    return b"".join((head, b"[", b",".join(items), b"]", tail))
 
 
 def count_unseen(page: CachedPage, marks: SeenMarks, market: str) -> int | None:
@@ -78,13 +90,12 @@ class IdeaPages:
         answer = cache.answer(filters, viewer.user_id, page, marks)
         if answer is not None:
             return answer
-        items = [
-            {
-                **idea.data,
-                "isNew": marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id),
-            }
+        items = (
+            idea.json.new
+            if marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id)
+            else idea.json.seen
             for idea in page.ideas
-        ]
+        )
         body = dump_page(items, page.next_cursor)
         cache.put_answer(filters, viewer.user_id, page, marks, body)
         return body
@@ -127,14 +138,16 @@ class IdeaPages:
         items = [
             shown_idea(
                 row,
-                pictures.get(row[ID], NO_PICTURES),
+                pictures.get(row["id"], NO_PICTURES),
                 None
                 if marks is None
-                else marks.is_new(row[ID], row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID]),
+                else marks.is_new(row["id"], row["market"], row["created_at"], row["completed"], row["educator_id"]),
             )
             for row in page.rows
         ]
-        return dump_page(items, page.next_cursor)
+        return PAGE_JSON.dump_json(
+            IdeaPage.model_validate({"items": items, "nextCursor": page.next_cursor}), by_alias=True
+        )
 
     async def _read(
         self, filters: IdeaListQuery, viewer: Viewer, page: CachedPage | None, marks: SeenMarks | None
@@ -159,17 +172,19 @@ class IdeaPages:
         read = await read_page(reader, filters)
         ideas = tuple(
             CachedIdea(
-                id=row[ID],
-                market=row[MARKET],
-                created_at=row[CREATED_AT],
-                completed=row[COMPLETED],
-                educator_id=row[EDUCATOR_ID],
-                data=shown_idea(row, read.pictures.get(row[ID], NO_PICTURES), None),
+                id=row["id"],
+                market=row["market"],
+                created_at=row["created_at"],
+                completed=row["completed"],
+                educator_id=row["educator_id"],
+                json=encode_idea(
+                    IdeaOut.model_validate(shown_idea(row, read.pictures.get(row["id"], NO_PICTURES), None))
+                ),
             )
             for row in read.rows
         )
         return CachedPage(
             ideas=ideas,
             next_cursor=read.next_cursor,
-            shared_json=dump_page([idea.data for idea in ideas], read.next_cursor),
+            shared_json=dump_page((idea.json.shared for idea in ideas), read.next_cursor),
         )

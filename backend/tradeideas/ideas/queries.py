@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth.models import Role, User, avatar_url, display_name
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.core.schemas import MAX_ID
-from tradeideas.db import DriverQuery, DriverReader, UTCDateTime, id_in
+from tradeideas.db import DriverQuery, DriverReader, NamedRow, UTCDateTime, id_in
 from tradeideas.ideas.cache import SeenMarks
 from tradeideas.ideas.models import (
     CustomerIdeaState,
@@ -100,8 +100,8 @@ _IDEAS = TradeIdea.__table__
 _USERS = User.__table__
 _IMAGES = IdeaImage.__table__
 _MEDIA = MediaFile.__table__
-# What an idea is shown with, as plain columns (no ORM entities: building objects cost more than the query), in
-# the order `shown_idea` unpacks them: the idea's columns and its educator's card.
+# What an idea is shown with, as plain columns (no ORM entities: building objects cost more than the query), read
+# by name in `shown_idea`: the idea's columns and its educator's card.
 _SHOWN_COLUMNS = (
     _IDEAS.c.id,
     _IDEAS.c.educator_id,
@@ -137,8 +137,6 @@ _SHOWN_COLUMNS = (
     _IDEAS.c.closed_at,
     _IDEAS.c.r_multiple,
 )
-# Where `PageRows` finds what the caches and NEW flags need in a row.
-ID, EDUCATOR_ID, MARKET, COMPLETED, CREATED_AT = 0, 1, 13, 22, 25
 
 
 def _shown_ideas() -> Select[Any]:
@@ -156,103 +154,66 @@ class Pictures(NamedTuple):
 NO_PICTURES = Pictures((), (), ())
 
 
-def shown_idea(row: Sequence[Any], pictures: Pictures, is_new: bool | None) -> dict[str, Any]:
-    """A row of `_shown_ideas` as `IdeaOut` dumps it (`model_dump(mode="json", by_alias=True)`): the same keys in
-    the same order and, encoded with orjson and `OPT_UTC_Z` (which writes a UTC datetime as pydantic does), the
-    same bytes. Built directly because a model per idea cost more than the whole query, from a row unpacked by
-    position (a tuple or asyncpg `Record`: no per-column lookup by name). `IdeaOut` stays the documented shape and
-    single reads validate this dict into it, so the field list lives here alone (tests/ideas/test_list_bytes.py
-    holds the list to IdeaOut's bytes)."""
-    (
-        idea_id,
-        educator_id,
-        first_name,
-        last_name,
-        role,
-        slug,
-        avatar_path,
-        specialty,
-        pair,
-        time_frame,
-        order_type,
-        idea_type,
-        market_type,
-        market,
-        entry1,
-        entry2,
-        invalidation_level,
-        exit1,
-        exit2,
-        exit3,
-        notes,
-        status,
-        completed,
-        video_url,
-        audio_url,
-        created_at,
-        updated_at,
-        edited,
-        edited_after_publish,
-        outcome,
-        close_price,
-        closed_at,
-        r_multiple,
-    ) = row
+def shown_idea(row: NamedRow, pictures: Pictures, is_new: bool | None) -> dict[str, Any]:
+    """A row of `_shown_ideas` (read by column name) as the input of `IdeaOut`, keyed by its field names: what
+    single reads validate into `IdeaOut` and the list's pages encode through it (`ideas.pages`)."""
     urls = pictures.urls
+    created_at, closed_at = row["created_at"], row["closed_at"]
     return {
-        "id": idea_id,
-        "educatorId": educator_id,
-        "educatorName": display_name(first_name, last_name, role),
-        "educatorSlug": slug,
-        "educatorImage": avatar_url(avatar_path),
-        "specialty": specialty,
-        "pair": pair,
-        "timeFrame": time_frame,
-        "orderType": order_type,
-        "ideaType": idea_type,
-        "marketType": market_type,
-        "market": market,
-        "entry1": entry1,
-        "entry2": entry2,
-        "invalidationLevel": invalidation_level,
-        "exit1": exit1,
-        "exit2": exit2,
-        "exit3": exit3,
-        "notes": notes,
-        "status": status,
-        "completed": completed,
+        "id": row["id"],
+        "educatorId": row["educator_id"],
+        "educatorName": display_name(row["first_name"], row["last_name"], row["role"]),
+        "educatorSlug": row["slug"],
+        "educatorImage": avatar_url(row["avatar_path"]),
+        "specialty": row["specialty"],
+        "pair": row["pair"],
+        "timeFrame": row["time_frame"],
+        "orderType": row["order_type"],
+        "ideaType": row["idea_type"],
+        "marketType": row["market_type"],
+        "market": row["market"],
+        "entry1": row["entry_1"],
+        "entry2": row["entry_2"],
+        "invalidationLevel": row["invalidation_level"],
+        "exit1": row["exit_1"],
+        "exit2": row["exit_2"],
+        "exit3": row["exit_3"],
+        "notes": row["notes"],
+        "status": row["status"],
+        "completed": row["completed"],
         "imageIds": pictures.ids,
         "imageUrls": urls,
         "imageFullUrls": pictures.full_urls,
         "chartUrl": urls[0] if urls else None,
-        "videoUrl": video_url,
-        "audioUrl": audio_url,
+        "videoUrl": row["video_url"],
+        "audioUrl": row["audio_url"],
         "createdAt": created_at,
-        "updatedAt": updated_at,
-        "edited": edited,
-        "editedAfterPublish": edited_after_publish,
-        "outcome": outcome,
-        "closePrice": close_price,
+        "updatedAt": row["updated_at"],
+        "edited": row["edited"],
+        "editedAfterPublish": row["edited_after_publish"],
+        "outcome": row["outcome"],
+        "closePrice": row["close_price"],
         "closedAt": closed_at,
-        "rMultiple": r_multiple,
+        "rMultiple": row["r_multiple"],
         "identityFixedAt": identity_fixed_at(created_at),
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
     }
 
 
-def _group_pictures(rows: Iterable[Sequence[Any]]) -> dict[int, Pictures]:
-    """Image rows (idea id, media id, file name, full-size file name), ordered by idea and position, per idea."""
+def _group_pictures(rows: Iterable[NamedRow]) -> dict[int, Pictures]:
+    """Image rows (`_PICTURE_COLUMNS`), ordered by idea and position, per idea."""
     grouped: dict[int, tuple[list[int], list[str], list[str]]] = {}
-    for idea_id, media_id, name, full_name in rows:
-        ids, urls, full_urls = grouped.setdefault(idea_id, ([], [], []))
-        ids.append(media_id)
+    for row in rows:
+        ids, urls, full_urls = grouped.setdefault(row["idea_id"], ([], [], []))
+        name = row["file_name"]
+        ids.append(row["media_id"])
         urls.append(media_url(name))
-        full_urls.append(media_url(full_name or name))
+        full_urls.append(media_url(row["full_file_name"] or name))
     return {idea_id: Pictures(tuple(ids), tuple(urls), tuple(full)) for idea_id, (ids, urls, full) in grouped.items()}
 
 
-_PICTURE_COLUMNS = (_IMAGES.c.idea_id, _MEDIA.c.id, _MEDIA.c.file_name, _MEDIA.c.full_file_name)
+_PICTURE_COLUMNS = (_IMAGES.c.idea_id, _MEDIA.c.id.label("media_id"), _MEDIA.c.file_name, _MEDIA.c.full_file_name)
 
 
 async def pictures_by_idea(db: AsyncSession, ids: Sequence[int]) -> dict[int, Pictures]:
@@ -265,7 +226,7 @@ async def pictures_by_idea(db: AsyncSession, ids: Sequence[int]) -> dict[int, Pi
         .where(_IMAGES.c.idea_id.in_(ids))
         .order_by(_IMAGES.c.idea_id, _IMAGES.c.position)
     )
-    return _group_pictures(rows)
+    return _group_pictures(rows.mappings())
 
 
 def _seen_until(state: CustomerIdeaState | Row[*tuple[Any, ...]] | None, market: str) -> datetime | None:
@@ -294,8 +255,8 @@ async def seen_marks(db: AsyncSession, user_id: int, idea_ids: Sequence[int]) ->
     muted = select(mutes.c.educator_id, true()).where(mutes.c.user_id == user_id)
     seen_ids: set[int] = set()
     muted_ids: set[int] = set()
-    for marked_id, is_muted in await db.execute(union_all(seen, muted)):
-        (muted_ids if is_muted else seen_ids).add(marked_id)
+    for mark in (await db.execute(union_all(seen, muted))).mappings():
+        (muted_ids if mark["muted"] else seen_ids).add(mark["id"])
     return SeenMarks(
         forex_until=_seen_until(state, "forex"),
         crypto_until=_seen_until(state, "crypto"),
@@ -308,14 +269,14 @@ async def seen_marks(db: AsyncSession, user_id: int, idea_ids: Sequence[int]) ->
 
 async def present_one(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> IdeaOut:
     """The idea as the API shows it, read back through the session (so with its pending changes) like a list row."""
-    row = (await db.execute(_shown_ideas().where(_IDEAS.c.id == idea.id))).one_or_none()
+    row = (await db.execute(_shown_ideas().where(_IDEAS.c.id == idea.id))).mappings().one_or_none()
     if row is None:  # pragma: no cover - the foreign key forbids it
         raise NotFound(IDEA_NOT_FOUND)
     pictures = await pictures_by_idea(db, [idea.id])
     is_new = None
     if viewer.is_customer:
         marks = await seen_marks(db, viewer.user_id, [idea.id])
-        is_new = marks.is_new(idea.id, row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID])
+        is_new = marks.is_new(idea.id, row["market"], row["created_at"], row["completed"], row["educator_id"])
     return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new))
 
 
@@ -413,7 +374,7 @@ _PICTURES = DriverQuery(_pictures_statement)
 class PageRows:
     """A page of ideas as read: rows of `_shown_ideas` (use `shown_idea`), their pictures and the next cursor."""
 
-    rows: Sequence[Sequence[Any]]
+    rows: Sequence[NamedRow]
     pictures: dict[int, Pictures]
     next_cursor: str | None
 
@@ -438,8 +399,8 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
     if len(rows) > limit:
         rows = rows[:limit]
         last = rows[-1]
-        next_cursor = _encode_cursor(last[CREATED_AT], last[ID])
-    pictures = _group_pictures(await reader.rows(_PICTURES, ids=[row[ID] for row in rows])) if rows else {}
+        next_cursor = _encode_cursor(last["created_at"], last["id"])
+    pictures = _group_pictures(await reader.rows(_PICTURES, ids=[row["id"] for row in rows])) if rows else {}
     return PageRows(rows, pictures, next_cursor)
 
 
@@ -469,19 +430,19 @@ async def read_seen_marks(reader: DriverReader, user_id: int) -> SeenMarks:
     seen_ids: set[int] = set()
     muted_ids: set[int] = set()
     for row in await reader.rows(_SEEN, user_id=user_id):
-        kind, marked_id = row[0], row[1]
+        kind = row["kind"]
         if kind == 1:
-            seen_ids.add(marked_id)
+            seen_ids.add(row["marked_id"])
         elif kind == 2:
-            muted_ids.add(marked_id)
+            muted_ids.add(row["marked_id"])
         else:
             state = row
     return SeenMarks(
-        forex_until=None if state is None else state[2],
-        crypto_until=None if state is None else state[3],
+        forex_until=None if state is None else state["forex_seen_until"],
+        crypto_until=None if state is None else state["crypto_seen_until"],
         idea_ids=frozenset(seen_ids),
-        notify_forex=state is None or state[4],
-        notify_crypto=state is None or state[5],
+        notify_forex=state is None or state["notify_forex"],
+        notify_crypto=state is None or state["notify_crypto"],
         muted_educators=frozenset(muted_ids),
     )
 

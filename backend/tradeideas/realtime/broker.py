@@ -19,9 +19,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
-from types import FrameType
 from typing import Any, Literal
-from weakref import WeakSet
 
 import asyncpg
 import orjson
@@ -33,6 +31,7 @@ from tradeideas.core.metrics import EVENT_SEND_LAG
 from tradeideas.db import Database
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.models import Event
+from tradeideas.realtime.shutdown import before_exit_signals
 from tradeideas.realtime.subscriber import Item, Subscriber
 from tradeideas.settings import Settings
 
@@ -77,6 +76,7 @@ class Broker:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._undo_exit_hook: Callable[[], None] = lambda: None
         self._heard_at_commit: set[int] = set()  # row ids (not positions) of this process's own events
         # Called when events from other processes stop or resume reaching this one (caches then drop all).
         self.live_listeners: list[Callable[[bool], None]] = []
@@ -322,13 +322,14 @@ class Broker:
         loops = [self._load_loop(), self._heartbeat_loop(), self._prune_loop(), self._session_check_loop()]
         loops.append(self._listen_loop() if self.is_postgres else self._poll_loop())
         self._tasks = [asyncio.create_task(c) for c in loops]
-        _BROKERS.add(self)
+        # uvicorn waits for open responses before it stops: streams end as soon as it is asked to.
+        self._undo_exit_hook = before_exit_signals(self._loop, self.close_streams)
         if self.is_postgres:
             with suppress(TimeoutError):
                 await asyncio.wait_for(self.listening.wait(), 10)
 
     async def stop(self) -> None:
-        _BROKERS.discard(self)
+        self._undo_exit_hook()
         self.close_streams()
         for task in self._tasks:
             task.cancel()
@@ -336,29 +337,3 @@ class Broker:
             with suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks = []
-
-
-_BROKERS: "WeakSet[Broker]" = WeakSet()
-
-
-def _install_uvicorn_exit_hook() -> None:
-    """uvicorn waits for open responses before shutting down; end event streams as soon as it is asked to exit."""
-    try:
-        from uvicorn.server import Server
-    except ImportError:  # pragma: no cover - uvicorn is a dependency
-        return
-    original = Server.handle_exit
-    if getattr(original, "_closes_event_streams", False):
-        return
-
-    def handle_exit(self: Server, sig: int, frame: FrameType | None) -> None:
-        for broker in list(_BROKERS):
-            if broker._loop is not None and not broker._loop.is_closed():
-                broker._loop.call_soon_threadsafe(broker.close_streams)
-        original(self, sig, frame)
-
-    handle_exit._closes_event_streams = True  # type: ignore[attr-defined]
-    Server.handle_exit = handle_exit  # type: ignore[method-assign]
-
-
-_install_uvicorn_exit_hook()

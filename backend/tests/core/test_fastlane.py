@@ -1,19 +1,22 @@
-"""The route class every router uses (which routes take the direct handler, and that it behaves like FastAPI's), and
-the query-string models of the busiest reads."""
+"""The fast lane (`core.fastlane`): which routes may be declared fast, that a fast route behaves like FastAPI's,
+that a declared fast route which stops qualifying stops the app from starting, and the query-string models of the
+busiest reads. Every other route is plain FastAPI."""
 
-from collections.abc import AsyncIterator
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
 
 import httpx
 import pytest
-from fastapi import APIRouter, Body, Depends, FastAPI, Header, HTTPException, Path, Query, Request, Response
+from fastapi import Body, Depends, FastAPI, Header, HTTPException, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BaseModel
 
-from tradeideas.app import ROUTERS
-from tradeideas.core.deps import query_model
-from tradeideas.core.routing import AppRoute
+from tradeideas.app import create_app
+from tradeideas.core.deps import DbSession
+from tradeideas.core.fastlane import FastLaneError, FastRoute, check_fast_routes, fast_router, query_model
+from tradeideas.core.routing import DocumentedRoute, api_router
+from tradeideas.settings import Settings
 
 calls: list[str] = []
 
@@ -51,15 +54,15 @@ class Greeting(BaseModel):
     text: str
 
 
-router = APIRouter(route_class=AppRoute)
+router = fast_router()
 
 
-@router.get("/direct", dependencies=[Depends(audited)])
+@router.get("/direct", dependencies=[Depends(audited)], response_model=Greeting)
 async def direct(user: Annotated[str, Depends(who)], size: Annotated[int, Depends(page_size)]) -> Response:
     return Response(f"{user}:{size}".encode(), media_type="text/plain")
 
 
-@router.get("/with-parameters/{item}")
+@router.get("/with-parameters/{item}", response_model=Greeting)
 async def with_parameters(
     user: Annotated[str, Depends(who)],
     item: Annotated[int, Path()],
@@ -69,58 +72,99 @@ async def with_parameters(
     return Response(f"{user}:{item}:{tag}:{size}")
 
 
-@router.post("/with-body")
+plain_router = api_router()
+
+
+@plain_router.post("/with-body")
 async def with_body(size: Annotated[int, Body()]) -> Response:
     return Response(str(size))
 
 
-@router.get("/with-model")
+@plain_router.get("/with-model")
 async def with_model(user: Annotated[str, Depends(who)]) -> Greeting:
     return Greeting(text=user)
 
 
-@router.get("/with-plain")
-async def with_plain(value: Annotated[int, Depends(plain)]) -> Response:
-    return Response(str(value))
-
-
-@router.get("/with-cleanup")
+@plain_router.get("/with-cleanup")
 async def with_cleanup_route(value: Annotated[int, Depends(with_cleanup)]) -> Response:
     return Response(str(value))
 
 
-@router.get("/with-nested")
-async def with_nested(value: Annotated[int, Depends(nested)]) -> Response:
+async def returns_model() -> Greeting:
+    return Greeting(text="hi")
+
+
+async def takes_body(size: Annotated[int, Body()]) -> Response:
+    return Response(str(size))
+
+
+async def takes_plain(value: Annotated[int, Depends(plain)]) -> Response:
     return Response(str(value))
 
 
-def _route(path: str) -> AppRoute:
-    found = next(route for route in router.routes if isinstance(route, AppRoute) and route.path == path)
-    return found
+async def takes_cleanup(value: Annotated[int, Depends(with_cleanup)]) -> Response:
+    return Response(str(value))
 
 
-def test_only_routes_made_of_request_only_dependencies_and_returning_a_response_are_direct() -> None:
-    assert _route("/direct").direct and _route("/with-parameters/{item}").direct
-    for path in ("/with-body", "/with-model", "/with-plain", "/with-cleanup", "/with-nested"):
-        assert not _route(path).direct, path
+async def takes_nested(value: Annotated[int, Depends(nested)]) -> Response:
+    return Response(str(value))
 
 
-def test_the_busiest_read_and_the_event_stream_take_the_direct_handler() -> None:
-    """A customer's page of ideas is answered from memory: FastAPI's general handler would cost more than the
-    answer. An event stream keeps every layer it passed through for as long as it stays open. A dependency or
-    parameter that FastAPI's handler would be needed for would silently lose that; this test says so instead."""
-    routes = [route for router in ROUTERS for route in router.routes]
-    assert all(isinstance(route, AppRoute) for route in routes if isinstance(route, APIRoute))
-    for path in ("/api/trade-ideas", "/api/events"):
-        route = next(
-            route for route in routes if isinstance(route, AppRoute) and route.path == path and route.methods == {"GET"}
-        )
-        assert route.direct, path
+async def takes_session(db: DbSession) -> Response:
+    return Response(str(db))
 
 
-async def test_a_direct_route_runs_its_dependencies_in_order_and_keeps_what_they_set() -> None:
+@pytest.mark.parametrize(
+    ("endpoint", "reason"),
+    [
+        (returns_model, "its endpoint is not annotated to return a `Response`"),
+        (takes_body, "its endpoint takes a body"),
+        (takes_plain, "its dependency `plain` is not a plain `async def`"),
+        (takes_cleanup, "its dependency `with_cleanup` is not a plain `async def`"),
+        (takes_nested, "its dependency `nested` has dependencies of its own"),
+        (takes_session, "its dependency `_db_session` is not a plain `async def`"),
+    ],
+)
+def test_a_route_that_does_not_qualify_cannot_be_declared_fast(endpoint: Callable[..., Any], reason: str) -> None:
+    """A newcomer who adds `db: DbSession` to a fast route hears about it when the app is built, named, instead of
+    the route silently moving to another handler."""
+    with pytest.raises(FastLaneError) as refused:
+        fast_router(prefix="/api").get("/thing", response_model=Greeting)(endpoint)
+    assert str(refused.value) == f"GET /api/thing is declared fast but {reason}; declare it on `api_router`."
+
+
+def test_a_fast_route_declares_what_it_answers() -> None:
+    async def answer() -> Response:
+        return Response(b"{}")
+
+    with pytest.raises(FastLaneError, match="GET /bare is declared fast but it declares no `response_model`"):
+        fast_router().get("/bare")(answer)
+
+
+def test_a_fast_router_included_with_dependencies_stops_the_app_from_starting() -> None:
+    app = FastAPI()
+    app.include_router(router, prefix="/api", dependencies=[Depends(audited)])
+    with pytest.raises(FastLaneError, match=r"GET /api/direct is declared fast but its router was included with"):
+        check_fast_routes(app)
+
+
+def test_the_app_declares_one_fast_route_and_every_other_is_plain_fastapi(settings: Settings) -> None:
+    """The customers' page of ideas is the fast lane (decision 0054; the README's route table says so); every
+    other route is FastAPI's own, with FastAPI's handler."""
+    app = create_app(settings)
+    assert check_fast_routes(app) == ["GET /api/trade-ideas"]
+    for context in iter_route_contexts(app.router.routes):
+        route = context.original_route
+        if isinstance(route, APIRoute) and not isinstance(route, FastRoute):
+            assert type(route) in (DocumentedRoute, APIRoute), context.path
+            assert type(route).get_route_handler is APIRoute.get_route_handler, context.path
+
+
+async def test_a_fast_route_runs_its_dependencies_in_order_and_keeps_what_they_set() -> None:
     app = FastAPI()
     app.include_router(router)
+    app.include_router(plain_router)
+    assert check_fast_routes(app) == ["GET /direct", "GET /with-parameters/{item}"]
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as client:
         calls.clear()
         r = await client.get("/direct", params={"size": "25"}, headers={"x-user": "ann"})
@@ -131,7 +175,7 @@ async def test_a_direct_route_runs_its_dependencies_in_order_and_keeps_what_they
         assert calls == ["audited /direct", "who", "page_size"]
 
         calls.clear()
-        refused = await client.get("/direct")
+        refused = await client.get("/direct")  # answered by the app's exception handlers, as from any route
         assert refused.status_code == 401 and refused.json() == {"detail": "Authentication required"}
         assert calls == ["audited /direct", "who"]  # nothing after the dependency that refused
 
@@ -145,7 +189,7 @@ async def test_a_direct_route_runs_its_dependencies_in_order_and_keeps_what_they
         assert [error["loc"] for error in wrong.json()["detail"]] == [["path", "item"], ["query", "size"]]
         assert (await client.get("/with-parameters/x")).status_code == 401  # refused before its parameters
 
-        # Routes that need FastAPI's handler keep it: bodies read, models serialised, dependencies closed.
+        # Plain routes: bodies read, models serialised, dependencies closed by FastAPI's handler.
         assert (await client.post("/with-body", json=5)).text == "5"
         assert (await client.get("/with-model", headers={"x-user": "bo"})).json() == {"text": "bo"}
         assert (await client.get("/with-cleanup")).text == "1"

@@ -1,0 +1,60 @@
+"""Every fast route answers what its OpenAPI document promises: the bytes it sends validate against the declared
+response model's JSON schema, for each kind of reader and page it serves, with the caches on and off. A fast route
+that is added without requests here fails the first test."""
+
+from typing import Any
+
+import httpx
+import jsonschema_rs
+import orjson
+import pytest
+from fastapi import FastAPI
+
+from tradeideas.core.deps import component_of
+from tradeideas.core.fastlane import check_fast_routes
+from tradeideas.ideas.cache import IdeaCache
+
+# Per fast route, the requests that exercise it: who asks (a fixture) and what.
+FAST_ROUTE_REQUESTS: dict[str, list[tuple[str, str]]] = {
+    "GET /api/trade-ideas": [
+        ("customer", "/api/trade-ideas?market=forex&status=active&limit=100"),  # with NEW flags
+        ("customer", "/api/trade-ideas?market=crypto&status=completed&limit=5"),  # history, a next cursor
+        ("customer", "/api/trade-ideas?status=closed&ideaType=leverage&educatorId=1"),
+        ("educator_a", "/api/trade-ideas?market=forex&status=active"),  # no flags
+        ("educator_a", "/api/trade-ideas?limit=2"),  # every market and status
+    ],
+}
+
+
+def _response_schema(openapi: dict[str, Any], route: str) -> jsonschema_rs.Draft202012Validator:
+    method, path = route.split(" ", 1)
+    schema = openapi["paths"][path][method.lower()]["responses"]["200"]["content"]["application/json"]["schema"]
+    # The schema's references point into the document's components: validate inside a document that has them.
+    return jsonschema_rs.Draft202012Validator({**schema, "components": openapi["components"]})
+
+
+def test_every_fast_route_is_checked_here(app: FastAPI) -> None:
+    assert sorted(check_fast_routes(app)) == sorted(FAST_ROUTE_REQUESTS)
+
+
+@pytest.mark.parametrize("caches", ["on", "off"])
+async def test_what_a_fast_route_sends_validates_against_its_openapi_schema(
+    app: FastAPI,
+    customer: httpx.AsyncClient,
+    educator_a: httpx.AsyncClient,
+    caches: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clients = {"customer": customer, "educator_a": educator_a}
+    openapi = app.openapi()
+    if caches == "off":
+        monkeypatch.setattr(component_of(app, IdeaCache), "usable", lambda: False)
+    for route, requests in FAST_ROUTE_REQUESTS.items():
+        validator = _response_schema(openapi, route)
+        for who, url in requests:
+            answer = await clients[who].get(url)
+            assert answer.status_code == 200, (url, answer.text[:200])
+            body = orjson.loads(answer.content)
+            errors = [f"{error.instance_path}: {error.message}" for error in validator.iter_errors(body)]
+            assert errors == [], (who, url)
+            assert body["items"], (who, url)  # something was checked
