@@ -38,8 +38,13 @@ def sec(base: int, s: int, o: float, h: float, lo: float, c: float) -> Candle:
     return Candle(T0 + base * M + s, "1s", px(o, h, lo, c))
 
 
-def plan(order: str = "BUY", entry: str = "100", stop: str = "90", exits: tuple[str | None, ...] = ("110", "120", None),
-         forex: bool = False) -> Plan:  # fmt: skip
+def plan(
+    order: str = "BUY",
+    entry: str = "100",
+    stop: str = "90",
+    exits: tuple[str | None, ...] = ("110", "120", None),
+    forex: bool = False,
+) -> Plan:
     levels = Levels(order, entry, None, stop, exits[0] or "", exits[1], exits[2])
     result = plan_for(levels, T0, forex)
     assert isinstance(result, Plan)
@@ -130,7 +135,9 @@ def test_still_both_after_drilling_is_ambiguous_counted_as_the_stop() -> None:
     p = plan(exits=("110", None, None))
     first = [bar(0, 99, 101, 99, 100)]
     wide = bar(1, 100, 111, 89, 100)
-    progress = advance(p, run(p, first), [*first, wide], now=wide.end, detail={wide.time: [sec(1, 0, 100, 111, 89, 100)]})
+    progress = advance(
+        p, run(p, first), [*first, wide], now=wide.end, detail={wide.time: [sec(1, 0, 100, 111, 89, 100)]}
+    )
     assert progress.outcome == "ambiguous" and progress.r_multiple == -1.0
     assert agrees("ambiguous", "invalidation") is True and agrees("ambiguous", "exit1") is False
 
@@ -171,7 +178,11 @@ def test_forex_sell_triggers_on_the_bid_and_stops_on_the_ask() -> None:
     c0 = fx(0, (1.0990, 1.1000, 1.0990, 1.0998), (1.0992, 1.1002, 1.0992, 1.1000))
     c1 = fx(1, (1.0998, 1.1049, 1.0998, 1.1040), (1.1000, 1.1051, 1.1000, 1.1042))
     progress = run(p, [c0, c1])
-    assert progress.outcome == "invalidation" and progress.receipts[0].side == "bid" and progress.receipts[-1].side == "ask"
+    assert (
+        progress.outcome == "invalidation"
+        and progress.receipts[0].side == "bid"
+        and progress.receipts[-1].side == "ask"
+    )
 
 
 def test_an_open_candle_settles_without_waiting_for_its_close_and_is_not_repeated() -> None:
@@ -203,6 +214,8 @@ def test_candles_before_publishing_are_ignored() -> None:
     assert run(p, [before]).state == "waiting"
 
 
-@pytest.mark.parametrize(("verified", "educator", "expected"), [("exit1", "exit1", True), ("exit2", "exit1", False), (None, "exit1", None)])
+@pytest.mark.parametrize(
+    ("verified", "educator", "expected"), [("exit1", "exit1", True), ("exit2", "exit1", False), (None, "exit1", None)]
+)
 def test_agreement(verified: str | None, educator: str | None, expected: bool | None) -> None:
     assert agrees(verified, educator) is expected

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from decimal import Decimal
+from itertools import pairwise
 from typing import Literal
 
 from tradeideas.ideas.outcomes import Levels, exact_r, parse_level, r_multiple
@@ -127,7 +128,7 @@ def plan_for(levels: Levels, published: int, two_sided: bool) -> Plan | str:
     buy = levels.order_type == "BUY"
     ladder = [stop, entry, *exits] if buy else [stop, entry, *exits][::-1]
     # Exits in the trade's direction, beyond the entry, the stop on the other side.
-    if any(a >= b for a, b in zip(ladder, ladder[1:], strict=False)):
+    if any(a >= b for a, b in pairwise(ladder)):
         return OUT_OF_ORDER.format(direction=levels.order_type)
     return Plan(levels, buy, entry, stop, tuple(exits), published, two_sided)
 
@@ -190,8 +191,9 @@ def _r(plan: Plan, price: Decimal) -> Decimal:
 
 def _receipt(step: Step, candle: Candle, prices: Prices, side: Side | None, price: Decimal, now: int) -> Receipt:
     at = candle.time if candle.complete else min(max(candle.time, now), candle.end)
-    return Receipt(step, at, candle.granularity, candle.time, prices.open, prices.high, prices.low, prices.close, side,
-                   price)  # fmt: skip
+    return Receipt(
+        step, at, candle.granularity, candle.time, prices.open, prices.high, prices.low, prices.close, side, price
+    )
 
 
 # ---------------------------------------------------------------- steps
@@ -201,8 +203,16 @@ def _trigger(p: Progress, plan: Plan, candle: Candle, fill: Decimal, now: int, b
     prices, side = _entry_side(plan, candle)
     receipt = _receipt("triggered", candle, prices, side, fill, now)
     detail = candle.time if candle.granularity in DETAIL.values() else None
-    return replace(p, state="triggered", receipts=(*p.receipts, receipt), triggered_at=receipt.at,
-                   trigger_candle=base_time, trigger_detail=detail, mae=Decimal(0), mfe=Decimal(0))  # fmt: skip
+    return replace(
+        p,
+        state="triggered",
+        receipts=(*p.receipts, receipt),
+        triggered_at=receipt.at,
+        trigger_candle=base_time,
+        trigger_detail=detail,
+        mae=Decimal(0),
+        mfe=Decimal(0),
+    )
 
 
 def _reach(p: Progress, plan: Plan, candle: Candle, count: int, fill: Decimal, now: int) -> Progress:
@@ -211,7 +221,7 @@ def _reach(p: Progress, plan: Plan, candle: Candle, count: int, fill: Decimal, n
     receipts = list(p.receipts)
     for index in range(p.reached, count):
         price = fill if index == count - 1 else plan.exits[index]
-        step: Step = ("exit1", "exit2", "exit3")[index]  # type: ignore[assignment]
+        step: Step = ("exit1", "exit2", "exit3")[index]
         receipts.append(_receipt(step, candle, prices, side, price, now))
     mfe = max(p.mfe or Decimal(0), _r(plan, fill))
     p = replace(p, reached=count, receipts=tuple(receipts), mfe=mfe)
@@ -256,7 +266,9 @@ def _waiting(p: Progress, plan: Plan, c: Candle, now: int, base: int, finest: bo
     stop_fill = _beyond(plan, exit_prices, plan.stop, favourable=False)
     if fill is None:
         if stop_fill is not None:  # the invalidation traded first
-            return _settle(p, plan, "not_triggered", stop_fill, _receipt("stop", c, exit_prices, None, stop_fill, now).at)
+            return _settle(
+                p, plan, "not_triggered", stop_fill, _receipt("stop", c, exit_prices, None, stop_fill, now).at
+            )
         return p
     exit_fill = _beyond(plan, exit_prices, plan.exits[0], favourable=True)
     if (stop_fill is not None or exit_fill is not None) and not finest:
