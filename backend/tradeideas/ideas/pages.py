@@ -131,6 +131,7 @@ class IdeaPages:
                 None
                 if marks is None
                 else marks.is_new(row[ID], row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID]),
+                page.verifications.get(row[ID]),
             )
             for row in page.rows
         ]
@@ -164,7 +165,7 @@ class IdeaPages:
                 created_at=row[CREATED_AT],
                 completed=row[COMPLETED],
                 educator_id=row[EDUCATOR_ID],
-                data=shown_idea(row, read.pictures.get(row[ID], NO_PICTURES), None),
+                data=shown_idea(row, read.pictures.get(row[ID], NO_PICTURES), None, read.verifications.get(row[ID])),
             )
             for row in read.rows
         )

@@ -55,6 +55,7 @@ from tradeideas.ideas.schemas import (
     UnseenCounts,
 )
 from tradeideas.media.models import MediaFile, media_url
+from tradeideas.prices import service as price_checks
 
 IDEA_NOT_FOUND = "Trade idea not found"
 # Unseen counts stop here; the badges show "99+" for anything above 99.
@@ -156,7 +157,9 @@ class Pictures(NamedTuple):
 NO_PICTURES = Pictures((), (), ())
 
 
-def shown_idea(row: Sequence[Any], pictures: Pictures, is_new: bool | None) -> dict[str, Any]:
+def shown_idea(
+    row: Sequence[Any], pictures: Pictures, is_new: bool | None, verification: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A row of `_shown_ideas` as `IdeaOut` dumps it (`model_dump(mode="json", by_alias=True)`): the same keys in
     the same order and, encoded with orjson and `OPT_UTC_Z` (which writes a UTC datetime as pydantic does), the
     same bytes. Built directly because a model per idea cost more than the whole query, from a row unpacked by
@@ -238,6 +241,7 @@ def shown_idea(row: Sequence[Any], pictures: Pictures, is_new: bool | None) -> d
         "identityFixedAt": identity_fixed_at(created_at),
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
+        "verification": verification,  # read apart: `prices.service.read_verifications`
     }
 
 
@@ -316,7 +320,8 @@ async def present_one(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> Idea
     if viewer.is_customer:
         marks = await seen_marks(db, viewer.user_id, [idea.id])
         is_new = marks.is_new(idea.id, row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID])
-    return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new))
+    verification = await price_checks.verification_of(db, idea.id)
+    return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new, verification))
 
 
 # ---------------------------------------------------------------- the list, read through the driver
@@ -416,6 +421,7 @@ class PageRows:
     rows: Sequence[Sequence[Any]]
     pictures: dict[int, Pictures]
     next_cursor: str | None
+    verifications: dict[int, dict[str, Any]]  # price checks (`verification`), per idea id
 
 
 async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
@@ -440,7 +446,8 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
         last = rows[-1]
         next_cursor = _encode_cursor(last[CREATED_AT], last[ID])
     pictures = _group_pictures(await reader.rows(_PICTURES, ids=[row[ID] for row in rows])) if rows else {}
-    return PageRows(rows, pictures, next_cursor)
+    verifications = await price_checks.read_verifications(reader, [row[ID] for row in rows])
+    return PageRows(rows, pictures, next_cursor, verifications)
 
 
 def _seen_statement() -> CompoundSelect[Any]:

@@ -373,7 +373,9 @@ def advance(
         if expired is not None:
             return expired
         straddles_publish = candle.time < plan.published < candle.end
-        result = None if straddles_publish else _one(p, plan, candle, now, candle.time, finest=False)
+        result = _one(p, plan, candle, now, candle.time, finest=False)
+        if straddles_publish and result is not None and (result.receipts, result.state) != (p.receipts, p.state):
+            result = None  # a step in the minute of publishing: only the seconds after publishing count
         if result is None:
             fine = detail.get(candle.time)
             if fine is None:
