@@ -135,6 +135,9 @@ async def test_an_idea_triggers_and_reaches_exit1_through_outages(
     r = await educator_a.put(f"/api/trade-ideas/{idea['id']}", json={"status": "successful", "outcome": "exit1"})
     assert r.status_code == 200, r.text
     assert (await verification(customer, idea["id"]))["agrees"] is True
+    record = (await customer.get(f"/api/educators/{idea['educatorId']}/track-record")).json()
+    assert record["verified"]["settled"] == 1 and record["verified"]["wins"] == 1
+    assert record["verified"]["totalR"] == 1.0 and record["agreementRate"] == 1.0
 
     r = await customer.get(f"/api/trade-ideas/{idea['id']}/candles")
     assert r.status_code == 200

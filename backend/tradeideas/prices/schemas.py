@@ -59,3 +59,16 @@ class CandlesOut(CamelModel):
     symbol: str | None
     granularity: str | None
     candles: list[CandleOut]
+
+
+class VerifiedFigures(CamelModel):
+    """An educator's ideas as the price checks settled them (ambiguous candles count as the stop; unverifiable
+    ideas are left out)."""
+
+    settled: int = Field(description="Ideas the price check settled (not triggered included)")
+    wins: int
+    losses: int
+    win_rate: float | None = Field(description="wins / (wins + losses); null when there are none")
+    total_r: float
+    average_r: float | None
+    unverifiable: int = Field(description="Ideas the feeds cannot check (unknown symbol, no forex feed): counted apart")

@@ -25,7 +25,7 @@ from tradeideas.prices import settlement
 from tradeideas.prices.events import IdeaPriceChecked, IdeaVerificationChanged
 from tradeideas.prices.feeds import binance_symbol, oanda_instrument
 from tradeideas.prices.models import IdeaVerification, PriceCandle
-from tradeideas.prices.schemas import CandleOut, CandlesOut, ReceiptOut, Verification
+from tradeideas.prices.schemas import CandleOut, CandlesOut, ReceiptOut, Verification, VerifiedFigures
 from tradeideas.prices.settlement import Candle, Plan, Prices, Progress, Receipt
 from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
@@ -511,3 +511,54 @@ def needed_start(rows: Sequence[IdeaVerification], progress: dict[int, Progress]
         p = progress.get(row.idea_id) or load_progress(row.progress)
         starts.append(max(p.cursor, _epoch(row.published_at - CHART_LEAD)))
     return min(starts)
+
+
+# ---------------------------------------------------------------- track records
+
+
+async def verified_figures(
+    db: AsyncSession, educator_ids: Sequence[int]
+) -> dict[int, tuple[VerifiedFigures, float | None]]:
+    """Per educator: the verified figures and the agreement rate (share of ideas with both verdicts that agree)."""
+    v = IdeaVerification
+    rows = await db.execute(
+        select(v.educator_id, v.state, v.outcome, v.r_multiple, v.educator_outcome).where(
+            v.educator_id.in_(list(educator_ids)), v.state.in_(["settled", "unverifiable"])
+        )
+    )
+    tallies: dict[int, dict[str, Any]] = {
+        e: {"settled": 0, "wins": 0, "losses": 0, "r": [], "unverifiable": 0, "both": 0, "agree": 0}
+        for e in educator_ids
+    }
+    for educator_id, state, outcome, r, educator_outcome in rows.all():
+        t = tallies[educator_id]
+        if state == "unverifiable":
+            t["unverifiable"] += 1
+            continue
+        t["settled"] += 1
+        if outcome != "not_triggered":
+            if outcome in ("exit1", "exit2", "exit3") or (outcome == "manual" and (r or 0) > 0):
+                t["wins"] += 1
+            else:
+                t["losses"] += 1
+            if r is not None:
+                t["r"].append(r)
+        agree = settlement.agrees(outcome, educator_outcome)
+        if agree is not None:
+            t["both"] += 1
+            t["agree"] += int(agree)
+    out = {}
+    for educator_id, t in tallies.items():
+        decided = t["wins"] + t["losses"]
+        total = round(sum(t["r"]), 2) + 0.0
+        figures = VerifiedFigures(
+            settled=t["settled"],
+            wins=t["wins"],
+            losses=t["losses"],
+            win_rate=round(t["wins"] / decided, 4) if decided else None,
+            total_r=total,
+            average_r=round(total / len(t["r"]), 2) if t["r"] else None,
+            unverifiable=t["unverifiable"],
+        )
+        out[educator_id] = (figures, round(t["agree"] / t["both"], 4) if t["both"] else None)
+    return out

@@ -2964,6 +2964,11 @@ export interface components {
              * @description Open ideas (active or pending)
              */
             active: number;
+            /**
+             * Agreementrate
+             * @description Share of ideas with both verdicts (the educator's and the price check's) that agree
+             */
+            agreementRate: number | null;
             /** Averager */
             averageR: number | null;
             /** Bestr */
@@ -3013,6 +3018,8 @@ export interface components {
             profitFactor: number | null;
             /** Totalr */
             totalR: number;
+            /** @description The same ideas as the price checks settled them (decision 0050) */
+            verified: components["schemas"]["VerifiedFigures"];
             /**
              * Winrate
              * @description wins / (wins + losses) as a fraction; null when there are none
@@ -3030,6 +3037,11 @@ export interface components {
              * @description Open ideas (active or pending)
              */
             active: number;
+            /**
+             * Agreementrate
+             * @description Share of ideas with both verdicts (the educator's and the price check's) that agree
+             */
+            agreementRate: number | null;
             /** Averager */
             averageR: number | null;
             /** Bestr */
@@ -3071,6 +3083,8 @@ export interface components {
             profitFactor: number | null;
             /** Totalr */
             totalR: number;
+            /** @description The same ideas as the price checks settled them (decision 0050) */
+            verified: components["schemas"]["VerifiedFigures"];
             /**
              * Winrate
              * @description wins / (wins + losses) as a fraction; null when there are none
@@ -3160,6 +3174,36 @@ export interface components {
             symbol: string | null;
             /** Triggeredat */
             triggeredAt: string | null;
+        };
+        /**
+         * VerifiedFigures
+         * @description An educator's ideas as the price checks settled them (ambiguous candles count as the stop; unverifiable
+         *     ideas are left out).
+         */
+        VerifiedFigures: {
+            /** Averager */
+            averageR: number | null;
+            /** Losses */
+            losses: number;
+            /**
+             * Settled
+             * @description Ideas the price check settled (not triggered included)
+             */
+            settled: number;
+            /** Totalr */
+            totalR: number;
+            /**
+             * Unverifiable
+             * @description Ideas the feeds cannot check (unknown symbol, no forex feed): counted apart
+             */
+            unverifiable: number;
+            /**
+             * Winrate
+             * @description wins / (wins + losses); null when there are none
+             */
+            winRate: number | null;
+            /** Wins */
+            wins: number;
         };
     };
     responses: never;
