@@ -28,6 +28,8 @@ async def tf(app: FastAPI) -> AsyncIterator[str]:
     """A time frame of the test's own; afterwards its ideas and every price check are gone (the pollers here adopt
     the seeded ideas too, and other tests expect them unchecked)."""
     time_frame = f"P{uuid.uuid4().hex[:10]}"
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await s.execute(delete(PriceCandle))  # the demo's candles: these tests program the feed themselves
     yield time_frame
     async with app.state.db.sessionmaker() as s, s.begin():
         await s.execute(delete(TradeIdea).where(TradeIdea.time_frame == time_frame))
