@@ -295,7 +295,7 @@ class IdeaOut(CamelModel):
     )
     is_new: bool | None = Field(default=None, description="Customers only: not yet seen")
     verification: Verification | None = Field(
-        default=None, description="The price check (decision 0050); null until the poller has adopted the idea"
+        description="The price check (decision 0050); null until the poller has adopted the idea"
     )
 
 

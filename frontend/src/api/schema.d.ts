@@ -1547,10 +1547,7 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
-            /**
-             * @description The price check (decision 0050); null until the poller has adopted the idea
-             * @default null
-             */
+            /** @description The price check (decision 0050); null until the poller has adopted the idea */
             verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;
@@ -1708,7 +1705,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description The price check (decision 0050); null until the poller has adopted the idea */
-            verification?: components["schemas"]["Verification"] | null;
+            verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;
         };
@@ -1868,10 +1865,7 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
-            /**
-             * @description The price check (decision 0050); null until the poller has adopted the idea
-             * @default null
-             */
+            /** @description The price check (decision 0050); null until the poller has adopted the idea */
             verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;
@@ -2055,10 +2049,7 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
-            /**
-             * @description The price check (decision 0050); null until the poller has adopted the idea
-             * @default null
-             */
+            /** @description The price check (decision 0050); null until the poller has adopted the idea */
             verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;

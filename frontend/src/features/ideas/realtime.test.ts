@@ -39,6 +39,7 @@ function idea(id: number, over: Partial<Idea> = {}): Idea & { isNew: boolean | n
     imageFullUrls: [],
     invalidationLevel: "1.00",
     isNew: null,
+    verification: null,
     market: "forex",
     marketType: "Forex",
     notes: null,
