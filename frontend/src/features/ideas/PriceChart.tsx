@@ -1,4 +1,13 @@
-import { CandlestickSeries, ColorType, LineStyle, createChart, createSeriesMarkers, type SeriesMarker, type UTCTimestamp } from "lightweight-charts";
+import {
+  CandlestickSeries,
+  ColorType,
+  LineStyle,
+  createChart,
+  createSeriesMarkers,
+  type AutoscaleInfo,
+  type SeriesMarker,
+  type UTCTimestamp,
+} from "lightweight-charts";
 import { useEffect, useRef } from "react";
 import { ExternalLink } from "../../components/ExternalLink";
 import { FEED_LABEL, stepLabel } from "../../lib/priceCheck";
@@ -57,7 +66,21 @@ export function PriceChart({ idea }: { idea: Idea }) {
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false, timeVisible: true },
     });
+    const lines = levels(idea);
     const series = chart.addSeries(CandlestickSeries, {
+      // The levels stay in view even where the price never went near them.
+      autoscaleInfoProvider: (original: () => AutoscaleInfo | null) => {
+        const info = original();
+        if (!info?.priceRange || lines.length === 0) return info;
+        const prices = lines.map((l) => l.price);
+        return {
+          ...info,
+          priceRange: {
+            minValue: Math.min(info.priceRange.minValue, ...prices),
+            maxValue: Math.max(info.priceRange.maxValue, ...prices),
+          },
+        };
+      },
       upColor: "#10b981",
       downColor: "#e11d48",
       wickUpColor: "#10b981",
@@ -65,7 +88,7 @@ export function PriceChart({ idea }: { idea: Idea }) {
       borderVisible: false,
     });
     series.setData(data.candles.map((c) => ({ ...c, time: c.time as UTCTimestamp })));
-    for (const level of levels(idea)) {
+    for (const level of lines) {
       series.createPriceLine({ price: level.price, color: level.color, lineWidth: 1, lineStyle: LineStyle.Dashed, title: level.title });
     }
     createSeriesMarkers(series, markers(idea, data));
