@@ -120,6 +120,16 @@ def _handler(state: FeedState) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
+        def do_POST(self) -> None:
+            """Programming from another process (the benchmark): /_fake/bars {symbol, interval, bars: [[time, o,
+            h, l, c], ...]} and /_fake/now {now}."""
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+            if self.path == "/_fake/bars":
+                state.put(body["symbol"], body["interval"], [Bar(int(b[0]), *map(str, b[1:5])) for b in body["bars"]])
+            elif self.path == "/_fake/now":
+                state.now = float(body["now"])
+            self._send(204 if self.path.startswith("/_fake/") else 404, b"", {})
+
         def do_GET(self) -> None:
             if state.down:  # an unreachable feed: the connection closes without an answer
                 self.close_connection = True
@@ -164,3 +174,10 @@ def fake_feed(state: FeedState | None = None) -> Iterator[tuple[str, FeedState]]
     finally:
         server.shutdown()
         server.server_close()
+
+
+if __name__ == "__main__":  # a feed in its own process: python -m tests.prices.fakefeed PORT
+    import sys
+
+    served = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), _handler(FeedState()))
+    served.serve_forever()

@@ -155,11 +155,11 @@ class PricePoller:
         async with self.database.sessionmaker() as db, db.begin():
             await self._adopt(db)
             await self._refresh_levels(db, now)
-            rows = await service.open_rows(db)
+            watched = await service.open_series(db)
         series: dict[tuple[str, str], list[int]] = {}
-        for row in rows:
-            if row.feed is not None and row.symbol is not None and row.feed in self.feeds:
-                series.setdefault((row.feed, row.symbol), []).append(row.idea_id)
+        for idea_id, feed, symbol in watched:
+            if feed is not None and symbol is not None and feed in self.feeds:
+                series.setdefault((feed, symbol), []).append(idea_id)
         result.series = len(series)
         limit = asyncio.Semaphore(SERIES_CONCURRENCY)
 

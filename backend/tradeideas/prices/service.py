@@ -387,9 +387,11 @@ async def prune_candles(db: AsyncSession, now: datetime) -> int:
 # ---------------------------------------------------------------- one series
 
 
-async def open_rows(db: AsyncSession) -> list[IdeaVerification]:
-    rows = await db.execute(select(IdeaVerification).where(IdeaVerification.done.is_(False)))
-    return list(rows.scalars())
+async def open_series(db: AsyncSession) -> list[tuple[int, str | None, str | None]]:
+    """(idea id, feed, symbol) of every idea still waiting or open: plain columns, no JSON decoded."""
+    v = IdeaVerification
+    rows = await db.execute(select(v.idea_id, v.feed, v.symbol).where(v.done.is_(False)))
+    return [(idea_id, feed, symbol) for idea_id, feed, symbol in rows.all()]
 
 
 async def settle_rows(
