@@ -30,7 +30,7 @@ from tradeideas.ideas.pricing import ideas_to_price
 from tradeideas.prices import service
 from tradeideas.prices.feeds import BinanceFeed, Feed, FeedUnavailable, OandaFeed, UnknownSymbol
 from tradeideas.prices.models import IdeaVerification
-from tradeideas.prices.settlement import DETAIL, Candle, Progress, unverifiable
+from tradeideas.prices.settlement import DETAIL, Candle, Plan, Progress, advance, unverifiable
 from tradeideas.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,8 @@ class PricePoller:
         self.feeds: dict[str, Feed] = {}
         self.health: dict[str, FeedHealth] = {}
         self.progress: dict[int, Progress] = {}  # the replay's state between rounds (rows hold checkpoints)
+        self.plans: dict[int, Plan] = {}
+        self.saved: dict[int, int] = {}  # the cursor each row holds
         self.known: set[tuple[str, str]] = set()  # symbols the feed confirmed in this process
         self.adopted_up_to = 0
         self._last_prune = 0.0
@@ -129,7 +131,10 @@ class PricePoller:
                 if self.leader.is_leader:
                     await self.run_round()
                 else:
-                    self.progress.clear()  # another process leads: its rows are the truth when this one leads again
+                    # Another process leads: its rows are the truth when this one leads again.
+                    self.progress.clear()
+                    self.plans.clear()
+                    self.saved.clear()
                     self.adopted_up_to = 0
             except asyncio.CancelledError:
                 raise
@@ -212,7 +217,7 @@ class PricePoller:
         await service.refresh_levels(db, rows, ideas, now, self.settings)
         for row in rows:
             if row.levels != before[row.idea_id]:
-                self.progress.pop(row.idea_id, None)
+                self.forget(row.idea_id)
 
     async def _fetch(self, feed: Feed, symbol: str, granularity: str, start: int, result: Round) -> list[Candle] | None:
         health = self.health[feed.name]
@@ -230,20 +235,28 @@ class PricePoller:
         health.succeeded()
         return candles
 
+    async def _rows(self, db: AsyncSession, ids: list[int]) -> list[IdeaVerification]:
+        stmt = select(IdeaVerification).where(IdeaVerification.idea_id.in_(ids), IdeaVerification.done.is_(False))
+        return list((await db.execute(stmt)).scalars())
+
     async def _series(self, feed_name: str, symbol: str, ids: list[int], result: Round) -> None:
         feed = self.feeds[feed_name]
         health = self.health[feed_name]
         async with self.database.sessionmaker() as db, db.begin():
-            rows = list(
-                (
-                    await db.execute(
-                        select(IdeaVerification).where(
-                            IdeaVerification.idea_id.in_(ids), IdeaVerification.done.is_(False)
-                        )
-                    )
-                ).scalars()
-            )
-            if not rows:
+            # Plans and progress live in memory between rounds; rows are read for ideas new to this process and
+            # written for those that took a step (or a checkpoint is due).
+            missing = [i for i in ids if i not in self.plans or i not in self.progress]
+            if missing:
+                for row in await self._rows(db, missing):
+                    plan = service.plan_of(row)
+                    if isinstance(plan, str):
+                        continue
+                    self.plans[row.idea_id] = plan
+                    progress = service.load_progress(row.progress)
+                    self.progress[row.idea_id] = progress
+                    self.saved[row.idea_id] = progress.cursor
+            ids = [i for i in ids if i in self.plans and i in self.progress]
+            if not ids:
                 return
             now = self.now()
             if (feed_name, symbol) not in self.known and time.monotonic() >= health.blocked_until:
@@ -252,18 +265,19 @@ class PricePoller:
                     self.known.add((feed_name, symbol))
                     health.succeeded()
                 except UnknownSymbol as unknown:
-                    await self._unknown(db, rows, feed_name, symbol, str(unknown))
+                    await self._unknown(db, await self._rows(db, ids), feed_name, symbol, str(unknown))
                     return
                 except FeedUnavailable as error:
                     health.failed(time.monotonic(), error)
-            needed = service.needed_start(rows, self.progress)
+            lead = int(service.CHART_LEAD.total_seconds())
+            needed = min(max(self.progress[i].cursor, self.plans[i].published - lead) for i in ids)
             stored_until = await service.last_complete(db, feed_name, symbol, feed.base)
             start = needed if stored_until is None or stored_until < needed else stored_until
             if (feed_name, symbol) in self.known:
                 try:
                     fetched = await self._fetch(feed, symbol, feed.base, start, result)
                 except UnknownSymbol as unknown:
-                    await self._unknown(db, rows, feed_name, symbol, str(unknown))
+                    await self._unknown(db, await self._rows(db, ids), feed_name, symbol, str(unknown))
                     return
                 if fetched:
                     await service.store_candles(db, feed_name, symbol, fetched)
@@ -272,15 +286,47 @@ class PricePoller:
                 newest = max(c.end for c in candles)
                 health.newest = newest if health.newest is None else max(health.newest, newest)
             detail: dict[int, list[Candle]] = {}
-            needs, moved = await service.settle_rows(db, rows, self.progress, candles, detail, now, self.settings)
+            befores = {i: self.progress[i] for i in ids}
+            needs = self._advance(ids, candles, detail, now)
             if needs:
                 await self._detail(db, feed, symbol, min(needs), needs, detail, result)
-                _, more = await service.settle_rows(db, rows, self.progress, candles, detail, now, self.settings)
-                moved += more
-            result.moved += len(moved)
-        for row in moved:
-            if row.done:
-                self.progress.pop(row.idea_id, None)
+                self._advance(ids, candles, detail, now)
+            changed = [
+                i
+                for i in ids
+                if (self.progress[i].receipts, self.progress[i].state) != (befores[i].receipts, befores[i].state)
+                or self.progress[i].cursor - self.saved.get(i, 0) >= service.CHECKPOINT_SECONDS
+            ]
+            for row in await self._rows(db, changed) if changed else []:
+                before, after = befores[row.idea_id], self.progress[row.idea_id]
+                service.apply_progress(row, after)
+                row.updated_at = now
+                self.saved[row.idea_id] = after.cursor
+                if (after.receipts, after.state) != (before.receipts, before.state):
+                    await service.announce(db, row, self.settings)
+                    await service.publish_steps(db, row, before, after)
+                    result.moved += 1
+        for i in ids:
+            if self.progress[i].done:
+                self.forget(i)
+
+    def _advance(
+        self, ids: list[int], candles: list[Candle], detail: dict[int, list[Candle]], now: datetime
+    ) -> set[int]:
+        """Replays each idea over the series' candles in memory; returns the base candles that need finer ones."""
+        needs: set[int] = set()
+        epoch = int(now.timestamp())
+        for i in ids:
+            after = advance(self.plans[i], self.progress[i], candles, epoch, detail)
+            if after.needs_detail is not None:
+                needs.add(after.needs_detail)
+            self.progress[i] = after
+        return needs
+
+    def forget(self, idea_id: int) -> None:
+        self.progress.pop(idea_id, None)
+        self.plans.pop(idea_id, None)
+        self.saved.pop(idea_id, None)
 
     async def _detail(
         self,
@@ -320,4 +366,4 @@ class PricePoller:
             service.apply_progress(row, after)
             await service.announce(db, row, self.settings)
             await service.publish_steps(db, row, before, after)
-            self.progress.pop(row.idea_id, None)
+            self.forget(row.idea_id)

@@ -394,43 +394,8 @@ async def open_series(db: AsyncSession) -> list[tuple[int, str | None, str | Non
     return [(idea_id, feed, symbol) for idea_id, feed, symbol in rows.all()]
 
 
-async def settle_rows(
-    db: AsyncSession,
-    rows: Sequence[IdeaVerification],
-    progress: dict[int, Progress],
-    candles: Sequence[Candle],
-    detail: dict[int, list[Candle]],
-    now: datetime,
-    settings: Settings,
-) -> tuple[set[int], list[IdeaVerification]]:
-    """Advance each row over the series' candles. Returns the base candles that need finer ones, and the rows that
-    took a step (already written and announced)."""
-    needs: set[int] = set()
-    moved = []
-    for row in rows:
-        plan = plan_of(row)
-        if isinstance(plan, str):
-            continue
-        before = progress.get(row.idea_id) or load_progress(row.progress)
-        after = settlement.advance(plan, before, candles, _epoch(now), detail)
-        if after.needs_detail is not None:
-            needs.add(after.needs_detail)
-        progress[row.idea_id] = after
-        if after.receipts != before.receipts or after.state != before.state or _checkpoint(before, after, row):
-            apply_progress(row, after)
-            row.updated_at = now
-            if after.receipts != before.receipts or after.state != before.state:
-                await announce(db, row, settings)
-                await publish_steps(db, row, before, after)
-                moved.append(row)
-    return needs, moved
-
-
-def _checkpoint(before: Progress, after: Progress, row: IdeaVerification) -> bool:
-    """Cursor-only moves are written every ten minutes of price path: a restart replays at most that much."""
-    saved = row.progress.get("cursor", 0) if row.progress else 0
-    saved = saved if isinstance(saved, int) else 0
-    return after.cursor - saved >= 600
+# Cursor-only moves are written every ten minutes of price path: a restart replays at most that much.
+CHECKPOINT_SECONDS = 600
 
 
 # ---------------------------------------------------------------- feed status (any process answers /api/health)
@@ -504,15 +469,6 @@ async def candles_for(db: AsyncSession, idea_id: int, now: datetime) -> CandlesO
             for c in candles
         ],
     )
-
-
-def needed_start(rows: Sequence[IdeaVerification], progress: dict[int, Progress]) -> int:
-    """Where a series' candles are needed from: the earliest cursor (or chart start) of its open ideas."""
-    starts = []
-    for row in rows:
-        p = progress.get(row.idea_id) or load_progress(row.progress)
-        starts.append(max(p.cursor, _epoch(row.published_at - CHART_LEAD)))
-    return min(starts)
 
 
 # ---------------------------------------------------------------- track records
