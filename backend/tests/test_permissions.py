@@ -49,6 +49,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("PUT", "/api/trade-ideas/{idea_id}"): "educator",
     ("DELETE", "/api/trade-ideas/{idea_id}"): "educator",
     ("GET", "/api/trade-ideas/{idea_id}/revisions"): "user",
+    ("GET", "/api/trade-ideas/{idea_id}/candles"): "user",
     ("GET", "/api/me/unseen-counts"): "customer",
     ("GET", "/api/me/notification-settings"): "customer",
     ("PUT", "/api/me/notification-settings"): "customer",

@@ -52,6 +52,11 @@ from tradeideas.ideas.router import fast as ideas_fast_router
 from tradeideas.ideas.router import router as ideas_router
 from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
+from tradeideas.prices import events as price_events
+from tradeideas.prices import service as price_checks
+from tradeideas.prices.events import IdeaVerificationChanged
+from tradeideas.prices.poller import PricePoller
+from tradeideas.prices.router import router as prices_router
 from tradeideas.profiles.router import router as profiles_router
 from tradeideas.push.router import router as push_router
 from tradeideas.push.service import enqueue_chat_push, enqueue_idea_closed_push, enqueue_idea_push
@@ -70,11 +75,11 @@ from tradeideas.trackrecords.router import router as track_records_router
 # busiest, the idea lists and the event stream, come first). A new domain adds its router here.
 ROUTERS = [ideas_fast_router, ideas_router, realtime_router, system_router, auth_router]
 ROUTERS += [chat_router, profiles_router]
-ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router]
+ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router, prices_router]
 ROUTERS += [admin_router, admin_links_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
-EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS)
+EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS, *price_events.EVENTS)
 
 
 def subscribe(
@@ -116,6 +121,15 @@ def subscribe(
     bus.during(IdeaWithdrawn, track_records.on_withdrawn)
     bus.after_commit(IdeaCreated, push.wake)
     bus.during(IdeaStatusChanged, queue_closed_pushes)  # ideaClosed pushes, when the status ends the idea
+
+    async def educator_outcome(db: AsyncSession, idea: IdeaStatusChanged) -> None:
+        await price_checks.educator_outcome_changed(db, idea.id, idea.outcome, settings)
+
+    # Same transaction: the price check's `agrees` follows the educator's call as it is recorded.
+    bus.during(IdeaStatusChanged, educator_outcome)
+    # A price check shows on every idea (list pages) and in verified track-record figures.
+    bus.after_commit(IdeaVerificationChanged, lambda event: ideas.drop_pages())
+    bus.after_commit(IdeaVerificationChanged, lambda event: records.drop_educator(event.educator_id))
     bus.after_commit(IdeaStatusChanged, push.wake)
     bus.during(ChatMessageCreated, queue_chat_pushes)  # chatMessage pushes, for those who switched them on
     bus.after_commit(ChatMessageCreated, push.wake)
@@ -145,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     clock = Clock()
     leader = Leader(db, settings)  # background work that must run once runs in the process that leads
     housekeeping = Housekeeping(db, settings, leader, clock.now)
+    price_poller = PricePoller(db, settings, leader, clock.now)
     presence = ServerPresence(settings)  # `tradeideas restore` refuses to replace a database in use
     subscribe(bus, settings, session_cache, idea_cache, public_config, push, broker, record_cache)
 
@@ -167,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await push.start()
         await leader.start()
         await housekeeping.start()
+        await price_poller.start()
         try:
             # Everything loaded so far (modules, models, routes) lives as long as the process: move it out of
             # the garbage collector's reach, so full collections stay short and do not stall requests.
@@ -174,6 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gc.freeze()
             yield
         finally:
+            await price_poller.stop()
             await housekeeping.stop()
             await leader.stop()
             await push.stop()
@@ -207,6 +224,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         push,
         clock,
         leader,
+        price_poller,
     )
     register_components(app, *components)
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.

@@ -8,6 +8,7 @@ from tradeideas.db import Base
 from tradeideas.desk.models import JournalEntry, RiskSettings
 from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaRevision, IdeaView, MutedEducator, TradeIdea
 from tradeideas.media.models import MediaFile
+from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.push.models import PushDelivery, PushSubscription
 from tradeideas.realtime.models import Event
 from tradeideas.trackrecords.models import TrackRecordTotal, WithdrawnIdea
@@ -24,11 +25,13 @@ __all__ = [
     "Event",
     "IdeaImage",
     "IdeaRevision",
+    "IdeaVerification",
     "IdeaView",
     "JournalEntry",
     "LoginAttempt",
     "MediaFile",
     "MutedEducator",
+    "PriceCandle",
     "PushDelivery",
     "PushSubscription",
     "RiskSettings",

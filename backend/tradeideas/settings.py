@@ -114,6 +114,12 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_chat_id: str | None = None
     telegram_api_base: str = "https://api.telegram.org"
+    # Price checks (decision 0050): every idea settled from market prices by the leading process. `off` asks no feed.
+    price_feed: Literal["live", "off"] = "live"
+    binance_api_url: str = "https://api.binance.com"
+    oanda_api_url: str = "https://api-fxpractice.oanda.com"
+    oanda_token: str | None = None
+    price_poll_seconds: float = Field(default=5.0, gt=0)
 
     @field_validator("forwarded_allow_ips")
     @classmethod

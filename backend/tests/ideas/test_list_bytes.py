@@ -23,6 +23,9 @@ from tradeideas.ideas.cache import IdeaCache, SeenMarks
 from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaView, MutedEducator, TradeIdea
 from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.media.models import MediaFile, media_url
+from tradeideas.prices import service as price_checks
+from tradeideas.prices.models import IdeaVerification
+from tradeideas.prices.schemas import ReceiptOut, Verification
 
 EDUCATOR_A_ID = 1
 READER = "bytes.reader@example.com"
@@ -46,6 +49,43 @@ def _level_fields(n: int) -> dict[str, Any]:
         "invalidation_level": "1.0795",
         "exit1": "1.0910",
     }
+
+
+def _verification(idea_id: int, educator_id: int) -> IdeaVerification:
+    receipt = {
+        "step": "triggered",
+        "at": "2100-01-02T03:05:00.250000Z",
+        "granularity": "1s",
+        "candleTime": "2100-01-02T03:05:00Z",
+        "open": "1.0851",
+        "high": "1.0852",
+        "low": "1.0849",
+        "close": "1.0850",
+        "side": "ask",
+        "price": "1.0850",
+    }
+    return IdeaVerification(
+        idea_id=idea_id,
+        educator_id=educator_id,
+        feed="oanda",
+        symbol="BYT2_USD",
+        state="settled",
+        done=True,
+        outcome="exit1",
+        r_multiple=1.09,
+        settlement_price="1.0912",
+        triggered_at=T0 + timedelta(minutes=1),
+        settled_at=T0 + timedelta(hours=2, microseconds=7),
+        mae_r=-0.25,
+        mfe_r=1.09,
+        reason=None,
+        receipts=[receipt],
+        progress={},
+        levels={},
+        published_at=T0,
+        levels_fixed=True,
+        educator_outcome="exit2",
+    )
 
 
 @pytest.fixture
@@ -159,6 +199,10 @@ async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
                 IdeaImage(idea_id=ideas[2].id, position=0, media_id=media[1].id),
             ]
         )
+        # A price check that settled (decision 0050): receipts, times with microseconds, a gap fill.
+        checked = _verification(ideas[1].id, nameless.id)
+        checked.shown = orjson.dumps(price_checks.shown(checked, feed_off=False)).decode()
+        s.add(checked)
         educator_id, idea_ids, media_ids = nameless.id, [idea.id for idea in ideas], [m.id for m in media]
     component_of(app, IdeaCache).clear()  # inserted behind the app's back: no event dropped its pages
     yield Seeded(educator_id, idea_ids)
@@ -288,7 +332,29 @@ async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: 
         identity_fixed_at=idea.created_at + timedelta(minutes=15),
         result_fixed_at=None if idea.closed_at is None else idea.closed_at + timedelta(minutes=15),
         is_new=is_new,
+        verification=await _expected_verification(db, idea.id),
     ).model_dump(mode="json", by_alias=True)
+
+
+async def _expected_verification(db: Any, idea_id: int) -> Verification | None:
+    row = await db.get(IdeaVerification, idea_id)
+    if row is None:
+        return None
+    return Verification(
+        state=row.state,
+        outcome=row.outcome,
+        r_multiple=row.r_multiple,
+        settlement_price=row.settlement_price,
+        triggered_at=row.triggered_at,
+        settled_at=row.settled_at,
+        mae_r=row.mae_r,
+        mfe_r=row.mfe_r,
+        feed=row.feed,
+        symbol=row.symbol,
+        reason=row.reason,
+        receipts=[ReceiptOut.model_validate(r) for r in row.receipts],
+        agrees=row.outcome == row.educator_outcome,
+    )
 
 
 async def _expected_marks(db: Any, user_id: int) -> SeenMarks:

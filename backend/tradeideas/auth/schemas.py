@@ -71,3 +71,7 @@ class HealthResponse(CamelModel):
         "`not used` on SQLite (one process)"
     )
     push_backlog: PushBacklog
+    price_feed: Literal["ok", "degraded", "off"] = Field(
+        description="the price feeds that settle ideas: ok when they answered the last poll, degraded when they do "
+        "not answer (ideas wait), off when PRICE_FEED=off"
+    )

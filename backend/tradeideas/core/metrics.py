@@ -70,6 +70,19 @@ LEADER = Gauge(
     "tradeideas_leader", "1 in the server process that runs the once-only background work", multiprocess_mode="livesum"
 )
 HOUSEKEEPING_RUNS = Counter("tradeideas_housekeeping_runs", "Housekeeping runs completed by the server processes")
+PRICE_FEED_REQUESTS = Counter(
+    "tradeideas_price_feed_requests",
+    "Requests to the price feeds by feed and result (ok, rate_limited, banned, restricted, timeout, unreachable, "
+    "malformed, error, invalid_symbol)",
+    ["feed", "result"],
+)
+# livemax: only the leading process polls; the others keep 0.
+PRICE_FEED_LAG = Gauge(
+    "tradeideas_price_feed_lag_seconds",
+    "Age of the newest price the poller holds for the ideas it watches, by feed (0 when nothing is watched)",
+    ["feed"],
+    multiprocess_mode="livemax",
+)
 LOGIN_FAILURES = Counter("tradeideas_login_failures", "Password checks that failed (wrong e-mail or password)")
 LOGIN_LOCKOUTS = Counter(
     "tradeideas_login_lockouts", "Password attempts refused because an account or client exceeded its limit"

@@ -142,6 +142,7 @@ class IdeaPages:
                 None
                 if marks is None
                 else marks.is_new(row["id"], row["market"], row["created_at"], row["completed"], row["educator_id"]),
+                page.verifications.get(row["id"]),
             )
             for row in page.rows
         ]
@@ -178,7 +179,14 @@ class IdeaPages:
                 completed=row["completed"],
                 educator_id=row["educator_id"],
                 json=encode_idea(
-                    IdeaOut.model_validate(shown_idea(row, read.pictures.get(row["id"], NO_PICTURES), None))
+                    IdeaOut.model_validate(
+                        shown_idea(
+                            row,
+                            read.pictures.get(row["id"], NO_PICTURES),
+                            None,
+                            read.verifications.get(row["id"]),
+                        )
+                    )
                 ),
             )
             for row in read.rows

@@ -55,6 +55,7 @@ from tradeideas.ideas.schemas import (
     UnseenCounts,
 )
 from tradeideas.media.models import MediaFile, media_url
+from tradeideas.prices import service as price_checks
 
 IDEA_NOT_FOUND = "Trade idea not found"
 # Unseen counts stop here; the badges show "99+" for anything above 99.
@@ -154,7 +155,9 @@ class Pictures(NamedTuple):
 NO_PICTURES = Pictures((), (), ())
 
 
-def shown_idea(row: NamedRow, pictures: Pictures, is_new: bool | None) -> dict[str, Any]:
+def shown_idea(
+    row: NamedRow, pictures: Pictures, is_new: bool | None, verification: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A row of `_shown_ideas` (read by column name) as the input of `IdeaOut`, keyed by its field names: what
     single reads validate into `IdeaOut` and the list's pages encode through it (`ideas.pages`)."""
     urls = pictures.urls
@@ -198,6 +201,7 @@ def shown_idea(row: NamedRow, pictures: Pictures, is_new: bool | None) -> dict[s
         "identityFixedAt": identity_fixed_at(created_at),
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
+        "verification": verification,  # read apart: `prices.service.read_verifications`
     }
 
 
@@ -277,7 +281,8 @@ async def present_one(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> Idea
     if viewer.is_customer:
         marks = await seen_marks(db, viewer.user_id, [idea.id])
         is_new = marks.is_new(idea.id, row["market"], row["created_at"], row["completed"], row["educator_id"])
-    return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new))
+    verification = await price_checks.verification_of(db, idea.id)
+    return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new, verification))
 
 
 # ---------------------------------------------------------------- the list, read through the driver
@@ -377,6 +382,7 @@ class PageRows:
     rows: Sequence[NamedRow]
     pictures: dict[int, Pictures]
     next_cursor: str | None
+    verifications: dict[int, dict[str, Any]]  # price checks (`verification`), per idea id
 
 
 async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
@@ -400,8 +406,10 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
         rows = rows[:limit]
         last = rows[-1]
         next_cursor = _encode_cursor(last["created_at"], last["id"])
-    pictures = _group_pictures(await reader.rows(_PICTURES, ids=[row["id"] for row in rows])) if rows else {}
-    return PageRows(rows, pictures, next_cursor)
+    ids = [row["id"] for row in rows]
+    pictures = _group_pictures(await reader.rows(_PICTURES, ids=ids)) if rows else {}
+    verifications = await price_checks.read_verifications(reader, ids)
+    return PageRows(rows, pictures, next_cursor, verifications)
 
 
 def _seen_statement() -> CompoundSelect[Any]:

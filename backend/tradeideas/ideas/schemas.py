@@ -10,6 +10,7 @@ from pydantic.alias_generators import to_camel
 
 from tradeideas.core.errors import coded_error
 from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType, QueryId
+from tradeideas.prices.schemas import Verification
 
 REQUIRED_FIELDS = "Please fill in all required fields"
 TOO_MANY_PHOTOS = "You can upload maximum 3 photos per trade idea."
@@ -293,6 +294,9 @@ class IdeaOut(CamelModel):
         "null while the idea is open"
     )
     is_new: bool | None = Field(default=None, description="Customers only: not yet seen")
+    verification: Verification | None = Field(
+        description="The price check (decision 0050); null until the poller has adopted the idea"
+    )
 
 
 class IdeaListQuery(BaseModel):

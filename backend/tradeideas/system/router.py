@@ -14,6 +14,7 @@ from tradeideas.core.deps import AppSettings, DbSession, component
 from tradeideas.core.errors import AppError
 from tradeideas.core.routing import api_router
 from tradeideas.permissions import MetricsScraper, Public
+from tradeideas.prices import service as price_checks
 from tradeideas.push import service as push_service
 from tradeideas.realtime.broker import Broker
 
@@ -25,11 +26,14 @@ metrics_router = api_router(dependencies=[MetricsScraper], include_in_schema=Fal
 
 
 @router.get("/health", responses={503: {}})
-async def health(db: DbSession, broker: Annotated[Broker, Depends(component(Broker))]) -> HealthResponse:
-    """Liveness, database, cross-process listener and push backlog check (503 when the database is unreachable)."""
+async def health(
+    db: DbSession, settings: AppSettings, broker: Annotated[Broker, Depends(component(Broker))]
+) -> HealthResponse:
+    """Liveness, database, listener, push backlog and price feed check (503 when the database is unreachable)."""
     try:
         await db.execute(text("SELECT 1"))
         backlog = await push_service.backlog(db)
+        price_feed = await price_checks.feed_status(db, settings)
     except Exception as exc:
         raise AppError("Database unavailable", code="database_unavailable", status_code=503) from exc
     return HealthResponse(
@@ -40,6 +44,7 @@ async def health(db: DbSession, broker: Annotated[Broker, Depends(component(Brok
         push_backlog=PushBacklog(
             queued=backlog["due"] + backlog["scheduled"] + backlog["sending"], due=backlog["due"], held=backlog["held"]
         ),
+        price_feed=price_feed,
     )
 
 

@@ -5,6 +5,7 @@ from datetime import datetime
 from pydantic import Field
 
 from tradeideas.core.schemas import CamelModel
+from tradeideas.prices.schemas import VerifiedFigures
 
 
 class RecordFigures(CamelModel):
@@ -46,6 +47,10 @@ class EducatorProfile(CamelModel):
 
 class TrackRecordSummary(RecordFigures):
     educator: EducatorProfile
+    verified: VerifiedFigures = Field(description="The same ideas as the price checks settled them (decision 0050)")
+    agreement_rate: float | None = Field(
+        description="Share of ideas with both verdicts (the educator's and the price check's) that agree"
+    )
     equity_curve: list[CurvePoint] = Field(
         description="Cumulative R after each completed idea with an R, in closing order; in the educators list "
         "a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one"

@@ -24,6 +24,7 @@ from tradeideas.auth.models import Role, User
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.prices import service as price_checks
 from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, record_key
 from tradeideas.trackrecords.figures import (
     STORED_GROUPINGS,
@@ -360,6 +361,7 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
     )
     wholes = {educator_id: (line, Tally(*values)) for educator_id, line, *values in stored}
     extra = await _open_and_withdrawn(db, ids, RecordFilter())
+    verified = await price_checks.verified_figures(db, ids)
     out = []
     for e in educators:
         line, tally = wholes.get(e.id, (None, Tally()))
@@ -367,6 +369,8 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
         out.append(
             TrackRecordSummary(
                 educator=_profile(e),
+                verified=verified[e.id][0],
+                agreement_rate=verified[e.id][1],
                 equity_curve=_curve(loaded_sparkline(line)),
                 **figures(tally, counts.active.get((WHOLE, ""), 0), counts.withdrawn.get((WHOLE, ""), 0)),
             )
@@ -387,8 +391,12 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> t
     async for rows in (await db.stream(query)).partitions(STREAM_SLICE):
         book.add_rows(rows)
     extra = (await _open_and_withdrawn(db, [educator_id], f))[educator_id]
+    # The verified figures are the educator's whole record (filters apply to the educator's calls).
+    verified, agreement = (await price_checks.verified_figures(db, [educator_id]))[educator_id]
     record = TrackRecord(
         educator=_profile(educator),
+        verified=verified,
+        agreement_rate=agreement,
         equity_curve=[],
         by_market=_groups(book, extra, "market"),
         by_idea_type=_groups(book, extra, "idea_type"),

@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * Health
-         * @description Liveness, database, cross-process listener and push backlog check (503 when the database is unreachable).
+         * @description Liveness, database, listener, push backlog and price feed check (503 when the database is unreachable).
          */
         get: operations["health"];
         put?: never;
@@ -872,6 +872,26 @@ export interface paths {
         patch: operations["update_trade_idea"];
         trace?: never;
     };
+    "/api/trade-ideas/{idea_id}/candles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Idea Candles
+         * @description The idea's symbol from an hour before publishing to settlement (or now), as stored; bid candles for forex.
+         */
+        get: operations["idea_candles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trade-ideas/{idea_id}/revisions": {
         parameters: {
             query?: never;
@@ -1018,6 +1038,36 @@ export interface components {
             lastName: string;
             /** Line */
             line: number;
+        };
+        /** CandleOut */
+        CandleOut: {
+            /** Close */
+            close: number;
+            /** High */
+            high: number;
+            /** Low */
+            low: number;
+            /** Open */
+            open: number;
+            /**
+             * Time
+             * @description Opening time, epoch seconds
+             */
+            time: number;
+        };
+        /**
+         * CandlesOut
+         * @description The idea's symbol from an hour before publishing to settlement (or now); bid candles for forex.
+         */
+        CandlesOut: {
+            /** Candles */
+            candles: components["schemas"]["CandleOut"][];
+            /** Feed */
+            feed: ("binance" | "oanda") | null;
+            /** Granularity */
+            granularity: string | null;
+            /** Symbol */
+            symbol: string | null;
         };
         /** ChatMessageCreated */
         ChatMessageCreated: {
@@ -1305,6 +1355,12 @@ export interface components {
              * @enum {string}
              */
             listener: "connected" | "reconnecting" | "not used";
+            /**
+             * Pricefeed
+             * @description the price feeds that settle ideas: ok when they answered the last poll, degraded when they do not answer (ideas wait), off when PRICE_FEED=off
+             * @enum {string}
+             */
+            priceFeed: "ok" | "degraded" | "off";
             pushBacklog: components["schemas"]["PushBacklog"];
             /**
              * Status
@@ -1491,6 +1547,8 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+            /** @description The price check (decision 0050); null until the poller has adopted the idea */
+            verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;
         };
@@ -1646,6 +1704,8 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+            /** @description The price check (decision 0050); null until the poller has adopted the idea */
+            verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;
         };
@@ -1805,6 +1865,8 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+            /** @description The price check (decision 0050); null until the poller has adopted the idea */
+            verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;
         };
@@ -1987,8 +2049,26 @@ export interface components {
              * Format: date-time
              */
             updatedAt: string;
+            /** @description The price check (decision 0050); null until the poller has adopted the idea */
+            verification: components["schemas"]["Verification"] | null;
             /** Videourl */
             videoUrl: string | null;
+        };
+        /**
+         * IdeaVerificationChanged
+         * @description An idea's price check moved (a step, a verdict, a change of state): open pages update its line.
+         */
+        IdeaVerificationChanged: {
+            /** Educatorid */
+            educatorId: number;
+            /** Id */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "idea.verification";
+            verification: components["schemas"]["Verification"];
         };
         /**
          * IdeaWithdrawn
@@ -2627,7 +2707,51 @@ export interface components {
          */
         ReactionKind: "heart" | "like";
         /** @description One streamed event: `{type: event, ...data}`. */
-        RealtimeEvent: components["schemas"]["IdeaCreated"] | components["schemas"]["IdeaUpdated"] | components["schemas"]["IdeaStatusChanged"] | components["schemas"]["IdeaDeleted"] | components["schemas"]["IdeaRecordChanged"] | components["schemas"]["IdeaWithdrawn"] | components["schemas"]["IdeasSeen"] | components["schemas"]["ChatMessageCreated"] | components["schemas"]["ChatMessageUpdated"] | components["schemas"]["ChatReactionUpdated"] | components["schemas"]["ChatMessageDeleted"] | components["schemas"]["JournalChanged"] | components["schemas"]["Resync"];
+        RealtimeEvent: components["schemas"]["IdeaCreated"] | components["schemas"]["IdeaUpdated"] | components["schemas"]["IdeaStatusChanged"] | components["schemas"]["IdeaDeleted"] | components["schemas"]["IdeaRecordChanged"] | components["schemas"]["IdeaWithdrawn"] | components["schemas"]["IdeasSeen"] | components["schemas"]["ChatMessageCreated"] | components["schemas"]["ChatMessageUpdated"] | components["schemas"]["ChatReactionUpdated"] | components["schemas"]["ChatMessageDeleted"] | components["schemas"]["JournalChanged"] | components["schemas"]["IdeaVerificationChanged"] | components["schemas"]["Resync"];
+        /**
+         * ReceiptOut
+         * @description The candle that proves one step.
+         */
+        ReceiptOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /**
+             * Candletime
+             * Format: date-time
+             */
+            candleTime: string;
+            /** Close */
+            close: string;
+            /**
+             * Granularity
+             * @description 1m or 1s (Binance), M1 or S5 (OANDA)
+             */
+            granularity: string;
+            /** High */
+            high: string;
+            /** Low */
+            low: string;
+            /** Open */
+            open: string;
+            /**
+             * Price
+             * @description The level, or the first price beyond it when the price gapped through it
+             */
+            price: string;
+            /**
+             * Side
+             * @description Forex: the side the step traded on; null for crypto
+             */
+            side: ("bid" | "ask") | null;
+            /**
+             * Step
+             * @enum {string}
+             */
+            step: "triggered" | "exit1" | "exit2" | "exit3" | "stop";
+        };
         /** RecordGroup */
         RecordGroup: {
             /**
@@ -2831,6 +2955,11 @@ export interface components {
              * @description Open ideas (active or pending)
              */
             active: number;
+            /**
+             * Agreementrate
+             * @description Share of ideas with both verdicts (the educator's and the price check's) that agree
+             */
+            agreementRate: number | null;
             /** Averager */
             averageR: number | null;
             /** Bestr */
@@ -2880,6 +3009,8 @@ export interface components {
             profitFactor: number | null;
             /** Totalr */
             totalR: number;
+            /** @description The same ideas as the price checks settled them (decision 0050) */
+            verified: components["schemas"]["VerifiedFigures"];
             /**
              * Winrate
              * @description wins / (wins + losses) as a fraction; null when there are none
@@ -2897,6 +3028,11 @@ export interface components {
              * @description Open ideas (active or pending)
              */
             active: number;
+            /**
+             * Agreementrate
+             * @description Share of ideas with both verdicts (the educator's and the price check's) that agree
+             */
+            agreementRate: number | null;
             /** Averager */
             averageR: number | null;
             /** Bestr */
@@ -2938,6 +3074,8 @@ export interface components {
             profitFactor: number | null;
             /** Totalr */
             totalR: number;
+            /** @description The same ideas as the price checks settled them (decision 0050) */
+            verified: components["schemas"]["VerifiedFigures"];
             /**
              * Winrate
              * @description wins / (wins + losses) as a fraction; null when there are none
@@ -2974,6 +3112,89 @@ export interface components {
         UnsubscribeIn: {
             /** Endpoint */
             endpoint: string;
+        };
+        /**
+         * Verification
+         * @description The idea settled independently from a named price feed (decision 0050).
+         */
+        Verification: {
+            /**
+             * Agrees
+             * @description Whether it agrees with the educator's outcome, once both exist
+             */
+            agrees: boolean | null;
+            /** Feed */
+            feed: ("binance" | "oanda") | null;
+            /**
+             * Maer
+             * @description Worst move from the trigger to settlement, in R (<= 0)
+             */
+            maeR: number | null;
+            /**
+             * Mfer
+             * @description Best move from the trigger to settlement, in R (>= 0)
+             */
+            mfeR: number | null;
+            /** Outcome */
+            outcome: ("exit1" | "exit2" | "exit3" | "invalidation" | "manual" | "not_triggered" | "ambiguous") | null;
+            /** Rmultiple */
+            rMultiple: number | null;
+            /**
+             * Reason
+             * @description Why the idea is not verified (state unverifiable)
+             */
+            reason: string | null;
+            /** Receipts */
+            receipts: components["schemas"]["ReceiptOut"][];
+            /** Settledat */
+            settledAt: string | null;
+            /**
+             * Settlementprice
+             * @description The exit or stop level it settled at, or the gap fill
+             */
+            settlementPrice: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "waiting" | "triggered" | "settled" | "unverifiable" | "off";
+            /**
+             * Symbol
+             * @description The feed's symbol: BTCUSDT, EUR_USD
+             */
+            symbol: string | null;
+            /** Triggeredat */
+            triggeredAt: string | null;
+        };
+        /**
+         * VerifiedFigures
+         * @description An educator's ideas as the price checks settled them (ambiguous candles count as the stop; unverifiable
+         *     ideas are left out).
+         */
+        VerifiedFigures: {
+            /** Averager */
+            averageR: number | null;
+            /** Losses */
+            losses: number;
+            /**
+             * Settled
+             * @description Ideas the price check settled (not triggered included)
+             */
+            settled: number;
+            /** Totalr */
+            totalR: number;
+            /**
+             * Unverifiable
+             * @description Ideas the feeds cannot check (unknown symbol, no forex feed): counted apart
+             */
+            unverifiable: number;
+            /**
+             * Winrate
+             * @description wins / (wins + losses); null when there are none
+             */
+            winRate: number | null;
+            /** Wins */
+            wins: number;
         };
     };
     responses: never;
@@ -5525,6 +5746,55 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    idea_candles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idea_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CandlesOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ import { ChartImage } from "./ChartImage";
 import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
 import { DirectionBadge, OutcomeLine, StatusBadge } from "./IdeaCard";
 import { OutcomeMenu } from "./OutcomeMenu";
+import { PriceCheckLine } from "./PriceCheckLine";
 import { InlineField } from "./InlineField";
 import { ResultCorrectionNote } from "./ResultCorrectionNote";
 import type { Idea, IdeaUpdate } from "./types";
@@ -114,6 +115,7 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
         </div>
 
         {idea.outcome ? <OutcomeLine idea={idea} /> : null}
+        <PriceCheckLine idea={idea} />
 
         {images.length > 0 ? <ChartImage urls={images} fullUrls={idea.imageFullUrls} alt={`${idea.pair} chart`} /> : null}
 

@@ -45,6 +45,7 @@ const idea: Idea = {
   identityFixedAt: new Date(Date.now() + 780_000).toISOString(),
   resultFixedAt: null,
   isNew: true,
+  verification: null,
 };
 
 function renderCard(value: Idea = idea) {
@@ -117,6 +118,28 @@ describe("IdeaCard", () => {
       vi.advanceTimersByTime(2100);
     });
     expect(within(button).queryByTestId("copied-icon")).not.toBeInTheDocument();
+  });
+
+  it("shows the price check in one line, marks a verdict that differs, and opens its receipts", async () => {
+    renderCard({
+      ...idea,
+      status: "successful",
+      outcome: "exit1",
+      rMultiple: 1,
+      verification: {
+        state: "settled", outcome: "invalidation", rMultiple: -1, settlementPrice: "90", triggeredAt: "2026-01-01T10:00:00Z",
+        settledAt: "2026-01-01T11:00:00Z", maeR: -1, mfeR: 0.4, feed: "binance", symbol: "BTCUSDT", reason: null, agrees: false,
+        receipts: [
+          { step: "triggered", at: "2026-01-01T10:00:00Z", granularity: "1m", candleTime: "2026-01-01T10:00:00Z", open: "99", high: "101", low: "98", close: "100", side: null, price: "100" },
+          { step: "stop", at: "2026-01-01T11:00:00Z", granularity: "1m", candleTime: "2026-01-01T11:00:00Z", open: "91", high: "92", low: "89", close: "90", side: null, price: "90" },
+        ],
+      },
+    });
+    expect(screen.getByText("Differs from the educator's call")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Price check: Stopped at invalidation -1.00 R" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByText("BTCUSDT")).toBeInTheDocument();
+    expect(within(within(dialog).getByRole("list", { name: "Receipts" })).getAllByRole("listitem")).toHaveLength(2);
   });
 
   it("shows an invalidated idea as INVALID with the broken-level note", () => {

@@ -1,4 +1,5 @@
 import { ArrowLeft } from "lucide-react";
+import { Suspense, lazy } from "react";
 import { Link } from "react-router";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { ThemeToggle } from "../../components/ThemeToggle";
@@ -7,6 +8,9 @@ import { MARKET_LABEL, type Market } from "../../lib/session";
 import { IdeaCard } from "./IdeaCard";
 import { IdeaListPending } from "./IdeaListPending";
 import { useTradeIdea } from "./useTradeIdea";
+
+// The chart library loads with this page only, after the card.
+const PriceChart = lazy(() => import("./PriceChart").then((m) => ({ default: m.PriceChart })));
 
 /** /customer/ideas/:ideaId: one idea's card, where an "idea closed" notification leads; 404 when it is gone. */
 export function IdeaPage({ ideaId }: { ideaId: number }) {
@@ -34,6 +38,11 @@ export function IdeaPage({ ideaId }: { ideaId: number }) {
       </header>
       <main className="mx-auto max-w-3xl px-4 py-8">
         {idea.data ? <IdeaCard idea={idea.data} showStatus priority /> : <IdeaListPending query={idea} failure="Failed to fetch trade ideas" />}
+        {idea.data ? (
+          <Suspense fallback={null}>
+            <PriceChart idea={idea.data} />
+          </Suspense>
+        ) : null}
       </main>
     </div>
   );

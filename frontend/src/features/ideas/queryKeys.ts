@@ -23,6 +23,8 @@ export const ideaKeys = {
   pagesAll: ["ideas", "pages"] as const,
   pages: (filters: IdeaFilters) => ["ideas", "pages", filters] as const,
   revisions: (id: number) => ["ideas", "revisions", id] as const,
+  detail: (id: number) => ["ideas", "detail", id] as const,
+  candles: (id: number) => ["ideas", "candles", id] as const,
 };
 
 export const unseenCountsKey = ["me", "unseen-counts"] as const;

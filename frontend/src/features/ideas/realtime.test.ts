@@ -39,6 +39,7 @@ function idea(id: number, over: Partial<Idea> = {}): Idea & { isNew: boolean | n
     imageFullUrls: [],
     invalidationLevel: "1.00",
     isNew: null,
+    verification: null,
     market: "forex",
     marketType: "Forex",
     notes: null,
@@ -132,6 +133,20 @@ describe("ideaEventHandlers", () => {
     qc.setQueryData(notificationSettingsKey, { forex: true, crypto: true });
     return qc;
   }
+
+  it("idea.verification: the idea's price check changes in every cached list and on its own page", () => {
+    const qc = setup();
+    qc.setQueryData(ideaKeys.detail(3), idea(3));
+    const verification = {
+      state: "triggered" as const, outcome: null, rMultiple: null, settlementPrice: null, triggeredAt: "2025-01-01T00:10:00Z",
+      settledAt: null, maeR: 0, mfeR: 0.2, feed: "oanda" as const, symbol: "EUR_USD", reason: null, receipts: [], agrees: null,
+    };
+    apply(qc, { type: "idea.verification", id: 3, educatorId: 1, verification }, CUSTOMER);
+    const list = qc.getQueryData<IdeaPage>(ideaKeys.list(active))!;
+    expect(list.items[0]!.verification).toEqual(verification);
+    expect(list.items[0]!.isNew).toBe(false);
+    expect(qc.getQueryData<Idea>(ideaKeys.detail(3))!.verification).toEqual(verification);
+  });
 
   it("ideas.seen: the customer's badges take the counts from their other tab or device", () => {
     const qc = setup();

@@ -163,7 +163,23 @@ function changed(queryClient: QueryClient, event: EventOf<"idea.updated" | "idea
   reloadFromEvent(queryClient, ideaKeys.revisions(idea.id)); // the event carries the idea, not its revision list
 }
 
+/** A price check moved: the idea's `verification` changes wherever the idea is cached (lists, pages, its own page). */
+function verified(queryClient: QueryClient, event: EventOf<"idea.verification">) {
+  const patch = (idea: Idea): Idea => (idea.id === event.id ? { ...idea, verification: event.verification } : idea);
+  const inPage = (page: IdeaPage): IdeaPage =>
+    page.items.some((item) => item.id === event.id) ? { ...page, items: page.items.map(patch) } : page;
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: ideaKeys.lists })) {
+    updateFromEvent<IdeaPage>(queryClient, query.queryKey, inPage);
+  }
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: ideaKeys.pagesAll })) {
+    updateFromEvent<IdeaPages>(queryClient, query.queryKey, (data) => ({ ...data, pages: data.pages.map(inPage) }));
+  }
+  updateFromEvent<Idea>(queryClient, ideaKeys.detail(event.id), patch);
+  reloadFromEvent(queryClient, ideaKeys.candles(event.id)); // the chart gains the candles that made the step
+}
+
 export const ideaEventHandlers: EventHandlers = {
+  "idea.verification": verified,
   "idea.created": created,
   "idea.updated": changed,
   "idea.status": changed,

@@ -15,7 +15,7 @@ import { Spinner } from "../../components/Spinner";
 import { directionLabel } from "../../lib/ideaStatus";
 import { formatDay, formatR, outcomeLabel, rTone } from "../../lib/outcome";
 import { EquityChart } from "./EquityChart";
-import { Figures, formatWinRate } from "./Figures";
+import { FigureSourceSwitch, Figures, VerifiedFigures, formatWinRate, type FigureSource } from "./Figures";
 import { RecordHeader } from "./RecordHeader";
 import type { RecordFilters, RecordGroup, TrackRecord } from "./types";
 import { useCompletedIdeas } from "./useCompletedIdeas";
@@ -140,6 +140,7 @@ export function EducatorPage({ slug }: { slug: string }) {
   const [ideaType, setIdeaType] = useState("");
   const [timeFrame, setTimeFrame] = useState("");
   const [period, setPeriod] = useState("");
+  const [source, setSource] = useState<FigureSource>("educator");
   const filters = useMemo<RecordFilters>(
     () => ({
       ...(market ? { market: market as RecordFilters["market"] } : {}),
@@ -197,7 +198,8 @@ export function EducatorPage({ slug }: { slug: string }) {
           {record.isError ? <ErrorAlert message={errorMessage(record.error, "Failed to load the track record")} /> : null}
           {record.data ? (
             <div className={cn("space-y-4 transition-opacity", record.isPlaceholderData && "opacity-60")} aria-busy={record.isFetching}>
-              <Figures record={record.data} />
+              <FigureSourceSwitch value={source} onChange={setSource} />
+              {source === "educator" ? <Figures record={record.data} /> : <VerifiedFigures record={record.data} />}
               <Card className="p-3 sm:p-4">
                 <h3 className="mb-2 text-sm font-semibold text-fg">Equity curve (cumulative R)</h3>
                 <EquityChart points={record.data.equityCurve} className="h-64 sm:h-80" />

@@ -1,6 +1,6 @@
 import { cn } from "../../components/cn";
 import { formatR, rTone } from "../../lib/outcome";
-import type { RecordFigures } from "./types";
+import type { RecordFigures, TrackRecordSummary } from "./types";
 
 export function formatWinRate(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 1000) / 10}%`;
@@ -41,5 +41,54 @@ export function Figures({ record, compact = false }: { record: RecordFigures; co
         <Figure key={f.label} {...f} />
       ))}
     </dl>
+  );
+}
+
+/** The same ideas as the price checks settled them (decision 0050), and how often both verdicts agree. */
+export function VerifiedFigures({ record }: { record: Pick<TrackRecordSummary, "verified" | "agreementRate"> }) {
+  const v = record.verified;
+  const figures = [
+    { label: "Win rate", value: formatWinRate(v.winRate), hint: "wins / (wins + losses), ambiguous candles counted as the stop" },
+    { label: "Total R", value: formatR(v.totalR), tone: rTone(v.totalR) },
+    { label: "Settled", value: String(v.settled) },
+    { label: "Average R", value: formatR(v.averageR), tone: rTone(v.averageR) },
+    { label: "Agreement", value: formatWinRate(record.agreementRate), hint: "ideas whose two verdicts agree" },
+    { label: "Wins / losses", value: `${v.wins} / ${v.losses}` },
+    { label: "Not verifiable", value: String(v.unverifiable), hint: "counted apart, never as wins or losses" },
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      {figures.map((f) => (
+        <Figure key={f.label} {...f} />
+      ))}
+    </dl>
+  );
+}
+
+export type FigureSource = "educator" | "verified";
+
+/** The switch between the educator's own calls and the price-checked verdicts. */
+export function FigureSourceSwitch({ value, onChange }: { value: FigureSource; onChange: (value: FigureSource) => void }) {
+  const options: Array<{ value: FigureSource; label: string }> = [
+    { value: "educator", label: "Educator's calls" },
+    { value: "verified", label: "Price-checked" },
+  ];
+  return (
+    <div role="group" aria-label="Figures from" className="inline-flex rounded-xl border border-line bg-field p-1">
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          aria-pressed={value === o.value}
+          onClick={() => onChange(o.value)}
+          className={cn(
+            "min-h-11 rounded-lg px-3 text-sm font-medium text-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:min-h-9",
+            value === o.value && "bg-card text-fg shadow-sm",
+          )}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
   );
 }

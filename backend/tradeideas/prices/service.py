@@ -1,0 +1,523 @@
+"""Price checks: the verification rows, the stored candles, and what the API shows of them (decision 0050).
+
+The poller (`poller.py`) drives `check_series` once per feed symbol and poll; everything here runs in the caller's
+transaction and never commits. Each change of a verification publishes `IdeaVerificationChanged` (open pages
+update) and each settlement step `IdeaPriceChecked` (the ledger), in the transaction that records it.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+import orjson
+from sqlalchemy import delete, exists, func, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas.core.models import AppMeta
+from tradeideas.db import DriverQuery, DriverReader, id_in, utcnow
+from tradeideas.ideas.outcomes import CORRECTION_WINDOW, Levels
+from tradeideas.ideas.pricing import PricedIdea
+from tradeideas.prices import settlement
+from tradeideas.prices.events import IdeaPriceChecked, IdeaVerificationChanged
+from tradeideas.prices.feeds import binance_symbol, oanda_instrument
+from tradeideas.prices.models import IdeaVerification, PriceCandle
+from tradeideas.prices.schemas import CandleOut, CandlesOut, ReceiptOut, Verification, VerifiedFigures
+from tradeideas.prices.settlement import Candle, Plan, Prices, Progress, Receipt
+from tradeideas.realtime.service import publish
+from tradeideas.settings import Settings
+
+NO_FOREX_FEED = "no forex feed configured"
+NO_INSTRUMENT = "the pair has no {feed} symbol"
+UNKNOWN_SYMBOL = "{feed} does not know {symbol}: {message}"
+CHART_LEAD = timedelta(hours=1)  # the chart (and the stored candles) start this long before publishing
+DETAIL_KEEP = timedelta(days=1)  # finer candles are kept this long: the receipts copy the ones that prove a step
+BASE = {"binance": "1m", "oanda": "M1"}
+
+
+def series_of(market: str, pair: str, settings: Settings) -> tuple[str | None, str | None, str | None]:
+    """(feed, symbol, reason not verifiable): crypto on Binance, forex and metals on OANDA."""
+    if market == "crypto":
+        symbol = binance_symbol(pair)
+        return ("binance", symbol, None) if symbol else ("binance", None, NO_INSTRUMENT.format(feed="Binance"))
+    instrument = oanda_instrument(pair)
+    if instrument is None:
+        return "oanda", None, NO_INSTRUMENT.format(feed="OANDA")
+    if not settings.oanda_token:
+        return "oanda", instrument, NO_FOREX_FEED
+    return "oanda", instrument, None
+
+
+def _epoch(moment: datetime) -> int:
+    return int(moment.timestamp())
+
+
+def _moment(epoch: int | None) -> datetime | None:
+    return None if epoch is None else datetime.fromtimestamp(epoch, UTC)
+
+
+# ---------------------------------------------------------------- progress <-> JSON
+
+
+def _dec(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def dump_progress(p: Progress) -> dict[str, Any]:
+    data = asdict(p)
+    data.pop("needs_detail", None)
+    data["receipts"] = [
+        {k: (str(v) if isinstance(v, Decimal) else v) for k, v in asdict(r).items()} for r in p.receipts
+    ]
+    for key in ("settlement_price", "mae", "mfe", "last_close", "last_entry_close"):
+        data[key] = _dec(getattr(p, key))
+    return data
+
+
+def load_progress(data: dict[str, Any]) -> Progress:
+    if not data:
+        return Progress()
+    receipts = tuple(
+        Receipt(
+            step=r["step"],
+            at=r["at"],
+            granularity=r["granularity"],
+            candle_time=r["candle_time"],
+            open=Decimal(r["open"]),
+            high=Decimal(r["high"]),
+            low=Decimal(r["low"]),
+            close=Decimal(r["close"]),
+            side=r["side"],
+            price=Decimal(r["price"]),
+        )
+        for r in data.get("receipts", [])
+    )
+    fields = {k: v for k, v in data.items() if k in Progress.__dataclass_fields__}
+    for key in ("settlement_price", "mae", "mfe", "last_close", "last_entry_close"):
+        if fields.get(key) is not None:
+            fields[key] = Decimal(fields[key])
+    fields["receipts"] = receipts
+    return Progress(**fields)
+
+
+def _levels_dict(levels: Levels) -> dict[str, str | None]:
+    return asdict(levels)
+
+
+def plan_of(row: IdeaVerification) -> Plan | str:
+    levels = Levels(**row.levels)  # type: ignore[arg-type]
+    return settlement.plan_for(levels, _epoch(row.published_at), two_sided=row.feed == "oanda")
+
+
+# ---------------------------------------------------------------- what the API shows
+
+
+def _r2(value: Decimal | None) -> float | None:
+    return None if value is None else float(value.quantize(Decimal("0.01")))
+
+
+def shown(row: IdeaVerification, feed_off: bool) -> dict[str, Any]:
+    """The `verification` object, as JSON (pydantic's own encoding, so list pages and single reads match)."""
+    state = row.state
+    if feed_off and state in ("waiting", "triggered"):
+        state = "off"
+    model = Verification(
+        state=state,
+        outcome=row.outcome,
+        r_multiple=row.r_multiple,
+        settlement_price=row.settlement_price,
+        triggered_at=row.triggered_at,
+        settled_at=row.settled_at,
+        mae_r=row.mae_r,
+        mfe_r=row.mfe_r,
+        feed=row.feed,
+        symbol=row.symbol,
+        reason=row.reason,
+        receipts=[ReceiptOut.model_validate(r) for r in row.receipts],
+        agrees=settlement.agrees(row.outcome, row.educator_outcome) if row.state == "settled" else None,
+    )
+    return model.model_dump(mode="json", by_alias=True)
+
+
+def _receipt_json(r: Receipt) -> dict[str, Any]:
+    return ReceiptOut(
+        step=r.step,
+        at=_moment(r.at),
+        granularity=r.granularity,
+        candle_time=_moment(r.candle_time),
+        open=str(r.open),
+        high=str(r.high),
+        low=str(r.low),
+        close=str(r.close),
+        side=r.side,
+        price=str(r.price),
+    ).model_dump(mode="json", by_alias=True)
+
+
+def apply_progress(row: IdeaVerification, p: Progress) -> None:
+    row.state = p.state
+    row.done = p.done
+    row.outcome = p.outcome
+    row.r_multiple = p.r_multiple
+    row.settlement_price = _dec(p.settlement_price)
+    row.triggered_at = _moment(p.triggered_at)
+    row.settled_at = _moment(p.settled_at)
+    row.mae_r = _r2(p.mae)
+    row.mfe_r = _r2(p.mfe)
+    row.reason = p.reason
+    row.receipts = [_receipt_json(r) for r in p.receipts]
+    row.progress = dump_progress(p)
+
+
+async def announce(db: AsyncSession, row: IdeaVerification, settings: Settings) -> None:
+    row.shown = orjson.dumps(shown(row, settings.price_feed == "off")).decode()
+    await publish(
+        db,
+        IdeaVerificationChanged(
+            id=row.idea_id, educator_id=row.educator_id, verification=Verification.model_validate_json(row.shown)
+        ),
+    )
+
+
+async def publish_steps(db: AsyncSession, row: IdeaVerification, before: Progress, after: Progress) -> None:
+    """`IdeaPriceChecked` for every step `after` took beyond `before`, and for the verdict."""
+    for r in after.receipts[len(before.receipts) :]:
+        await publish(
+            db,
+            IdeaPriceChecked(
+                idea_id=row.idea_id,
+                educator_id=row.educator_id,
+                step=r.step,
+                at=_moment(r.at),
+                feed=row.feed,
+                symbol=row.symbol,
+                price=str(r.price),
+                outcome=None,
+                r_multiple=None,
+            ),
+        )
+    if after.state in ("settled", "unverifiable") and before.state != after.state:
+        await publish(
+            db,
+            IdeaPriceChecked(
+                idea_id=row.idea_id,
+                educator_id=row.educator_id,
+                step="settled" if after.state == "settled" else "unverifiable",
+                at=_moment(after.settled_at) or utcnow(),
+                feed=row.feed,
+                symbol=row.symbol,
+                price=_dec(after.settlement_price),
+                outcome=after.outcome or after.reason,
+                r_multiple=after.r_multiple,
+            ),
+        )
+
+
+# ---------------------------------------------------------------- rows
+
+
+def _initial(reason: str | None, plan: Plan | str) -> Progress:
+    if reason is not None:
+        return settlement.unverifiable(reason)
+    return settlement.unverifiable(plan) if isinstance(plan, str) else Progress()
+
+
+async def adopt(db: AsyncSession, idea: PricedIdea, settings: Settings) -> IdeaVerification:
+    """The idea's verification row: waiting, or unverifiable with the reason."""
+    feed, symbol, reason = series_of(idea.market, idea.pair, settings)
+    row = IdeaVerification(
+        idea_id=idea.id,
+        educator_id=idea.educator_id,
+        feed=feed,
+        symbol=symbol,
+        published_at=idea.published_at,
+        levels=_levels_dict(idea.levels),
+        educator_outcome=idea.outcome,
+        receipts=[],
+        progress={},
+        levels_fixed=False,
+        state="waiting",
+        done=False,
+        updated_at=utcnow(),
+    )
+    plan = plan_of(row)
+    progress = _initial(reason, plan)
+    apply_progress(row, progress)
+    db.add(row)
+    await db.flush()
+    await announce(db, row, settings)
+    if progress.done:
+        await publish_steps(db, row, Progress(), progress)
+    return row
+
+
+async def adopted_ids(db: AsyncSession, after_id: int) -> set[int]:
+    rows = await db.execute(select(IdeaVerification.idea_id).where(IdeaVerification.idea_id > after_id))
+    return set(rows.scalars())
+
+
+async def max_adopted(db: AsyncSession) -> int:
+    return int((await db.execute(select(func.max(IdeaVerification.idea_id)))).scalar_one() or 0)
+
+
+async def refresh_levels(
+    db: AsyncSession, rows: Sequence[IdeaVerification], ideas: Iterable[PricedIdea], now: datetime, settings: Settings
+) -> None:
+    """Levels edited within the correction window are corrections: the check starts over with them."""
+    by_id = {i.id: i for i in ideas}
+    for row in rows:
+        idea = by_id.get(row.idea_id)
+        if idea is None:
+            continue
+        levels = _levels_dict(idea.levels)
+        if levels != row.levels:
+            row.levels = levels
+            plan = plan_of(row)
+            reason = series_of(idea.market, idea.pair, settings)[2]
+            progress = _initial(reason, plan)
+            apply_progress(row, progress)
+            await announce(db, row, settings)
+        if now >= row.published_at + CORRECTION_WINDOW:
+            row.levels_fixed = True
+
+
+async def educator_outcome_changed(db: AsyncSession, idea_id: int, outcome: str | None, settings: Settings) -> None:
+    """The educator recorded (or cleared) an outcome: `agrees` may change."""
+    row = await db.get(IdeaVerification, idea_id)
+    if row is None or row.educator_outcome == outcome:
+        return
+    row.educator_outcome = outcome
+    await announce(db, row, settings)
+
+
+# ---------------------------------------------------------------- candles
+
+
+def candle_of(row: PriceCandle) -> Candle:
+    ask = None
+    if row.ask_open is not None:
+        ask = Prices(
+            Decimal(row.ask_open),
+            Decimal(row.ask_high or row.ask_open),
+            Decimal(row.ask_low or row.ask_open),
+            Decimal(row.ask_close or row.ask_open),
+        )
+    bid = Prices(Decimal(row.open), Decimal(row.high), Decimal(row.low), Decimal(row.close))
+    return Candle(row.time, row.granularity, bid, ask, row.complete)
+
+
+async def store_candles(db: AsyncSession, feed: str, symbol: str, candles: Sequence[Candle]) -> None:
+    """Insert or replace (an open candle is replaced by its later, complete self)."""
+    if not candles:
+        return
+    values = [
+        {
+            "feed": feed,
+            "symbol": symbol,
+            "granularity": c.granularity,
+            "time": c.time,
+            "open": str(c.bid.open),
+            "high": str(c.bid.high),
+            "low": str(c.bid.low),
+            "close": str(c.bid.close),
+            "ask_open": _dec(c.ask.open) if c.ask else None,
+            "ask_high": _dec(c.ask.high) if c.ask else None,
+            "ask_low": _dec(c.ask.low) if c.ask else None,
+            "ask_close": _dec(c.ask.close) if c.ask else None,
+            "complete": c.complete,
+        }
+        for c in candles
+    ]
+    insert = pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
+    for start in range(0, len(values), 500):
+        stmt = insert(PriceCandle).values(values[start : start + 500])
+        columns = {k: stmt.excluded[k] for k in values[0] if k not in ("feed", "symbol", "granularity", "time")}
+        await db.execute(
+            stmt.on_conflict_do_update(index_elements=["feed", "symbol", "granularity", "time"], set_=columns)
+        )
+
+
+async def stored_candles(
+    db: AsyncSession, feed: str, symbol: str, granularity: str, start: int, end: int | None = None
+) -> list[Candle]:
+    stmt = select(PriceCandle).where(
+        PriceCandle.feed == feed,
+        PriceCandle.symbol == symbol,
+        PriceCandle.granularity == granularity,
+        PriceCandle.time >= start,
+    )
+    if end is not None:
+        stmt = stmt.where(PriceCandle.time < end)
+    rows = await db.execute(stmt.order_by(PriceCandle.time))
+    return [candle_of(r) for r in rows.scalars()]
+
+
+async def last_complete(db: AsyncSession, feed: str, symbol: str, granularity: str) -> int | None:
+    """The end of the newest complete stored candle (where the next request starts), None when none is stored."""
+    latest = await db.execute(
+        select(func.max(PriceCandle.time)).where(
+            PriceCandle.feed == feed,
+            PriceCandle.symbol == symbol,
+            PriceCandle.granularity == granularity,
+            PriceCandle.complete.is_(True),
+        )
+    )
+    value = latest.scalar_one()
+    return None if value is None else int(value) + settlement.GRANULARITY_SECONDS[granularity]
+
+
+async def prune_candles(db: AsyncSession, now: datetime) -> int:
+    """Retention: candles of symbols no idea is checked on, and finer candles older than a day (the receipts
+    keep a copy of each candle that proved a step)."""
+    v = IdeaVerification
+    needed = exists().where(v.feed == PriceCandle.feed, v.symbol == PriceCandle.symbol)
+    detail = await db.execute(
+        delete(PriceCandle).where(
+            PriceCandle.granularity.in_(list(settlement.DETAIL.values())),
+            PriceCandle.time < _epoch(now - DETAIL_KEEP),
+        )
+    )
+    unused = await db.execute(delete(PriceCandle).where(~needed))
+    return int(getattr(detail, "rowcount", 0) or 0) + int(getattr(unused, "rowcount", 0) or 0)
+
+
+# ---------------------------------------------------------------- one series
+
+
+async def open_series(db: AsyncSession) -> list[tuple[int, str | None, str | None]]:
+    """(idea id, feed, symbol) of every idea still waiting or open: plain columns, no JSON decoded."""
+    v = IdeaVerification
+    rows = await db.execute(select(v.idea_id, v.feed, v.symbol).where(v.done.is_(False)))
+    return [(idea_id, feed, symbol) for idea_id, feed, symbol in rows.all()]
+
+
+# Cursor-only moves are written every ten minutes of price path: a restart replays at most that much.
+CHECKPOINT_SECONDS = 600
+
+
+# ---------------------------------------------------------------- feed status (any process answers /api/health)
+
+STATUS_KEY = "price_feed_status"
+
+
+async def write_status(db: AsyncSession, status: str) -> None:
+    row = await db.get(AppMeta, STATUS_KEY)
+    if row is None:
+        db.add(AppMeta(key=STATUS_KEY, value=status))
+    elif row.value != status:
+        row.value = status
+
+
+async def feed_status(db: AsyncSession, settings: Settings) -> str:
+    """ok, degraded (not answering, or not asked yet) or off, as the leading process last found it."""
+    if settings.price_feed == "off":
+        return "off"
+    row = await db.get(AppMeta, STATUS_KEY)
+    return "ok" if row is not None and row.value == "ok" else "degraded"
+
+
+# ---------------------------------------------------------------- reads
+
+
+async def verification_of(db: AsyncSession, idea_id: int) -> dict[str, Any] | None:
+    row = (await db.execute(select(IdeaVerification.shown).where(IdeaVerification.idea_id == idea_id))).scalar()
+    return None if row is None else orjson.loads(row)
+
+
+def _shown_statement(dialect: str) -> Any:
+    v = IdeaVerification.__table__
+    return select(v.c.idea_id, v.c.shown).where(id_in(v.c.idea_id, "ids", dialect))
+
+
+_SHOWN = DriverQuery(_shown_statement)
+
+
+async def read_verifications(reader: DriverReader, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Per idea id, its `verification` object (ideas not yet adopted by the poller have none)."""
+    if not ids:
+        return {}
+    rows = await reader.rows(_SHOWN, ids=list(ids))
+    return {row["idea_id"]: orjson.loads(row["shown"]) for row in rows if row["shown"]}
+
+
+async def candles_for(db: AsyncSession, idea_id: int, now: datetime) -> CandlesOut:
+    """The stored base candles of the idea's symbol from an hour before publishing to settlement (or now)."""
+    row = await db.get(IdeaVerification, idea_id)
+    if row is None:  # not adopted by the poller yet: nothing stored for it
+        return CandlesOut(feed=None, symbol=None, granularity=None, candles=[])
+    if row.feed is None or row.symbol is None:
+        return CandlesOut(feed=row.feed, symbol=row.symbol, granularity=None, candles=[])
+    granularity = BASE[row.feed]
+    end = row.settled_at or now
+    start = _epoch(row.published_at - CHART_LEAD)
+    step = settlement.GRANULARITY_SECONDS[granularity]
+    candles = await stored_candles(db, row.feed, row.symbol, granularity, start - start % step, _epoch(end) + step)
+    return CandlesOut(
+        feed=row.feed,
+        symbol=row.symbol,
+        granularity=granularity,
+        candles=[
+            CandleOut(
+                time=c.time,
+                open=float(c.bid.open),
+                high=float(c.bid.high),
+                low=float(c.bid.low),
+                close=float(c.bid.close),
+            )
+            for c in candles
+        ],
+    )
+
+
+# ---------------------------------------------------------------- track records
+
+
+async def verified_figures(
+    db: AsyncSession, educator_ids: Sequence[int]
+) -> dict[int, tuple[VerifiedFigures, float | None]]:
+    """Per educator: the verified figures and the agreement rate (share of ideas with both verdicts that agree)."""
+    v = IdeaVerification
+    rows = await db.execute(
+        select(v.educator_id, v.state, v.outcome, v.r_multiple, v.educator_outcome).where(
+            v.educator_id.in_(list(educator_ids)), v.state.in_(["settled", "unverifiable"])
+        )
+    )
+    tallies: dict[int, dict[str, Any]] = {
+        e: {"settled": 0, "wins": 0, "losses": 0, "r": [], "unverifiable": 0, "both": 0, "agree": 0}
+        for e in educator_ids
+    }
+    for educator_id, state, outcome, r, educator_outcome in rows.all():
+        t = tallies[educator_id]
+        if state == "unverifiable":
+            t["unverifiable"] += 1
+            continue
+        t["settled"] += 1
+        if outcome != "not_triggered":
+            if outcome in ("exit1", "exit2", "exit3") or (outcome == "manual" and (r or 0) > 0):
+                t["wins"] += 1
+            else:
+                t["losses"] += 1
+            if r is not None:
+                t["r"].append(r)
+        agree = settlement.agrees(outcome, educator_outcome)
+        if agree is not None:
+            t["both"] += 1
+            t["agree"] += int(agree)
+    out = {}
+    for educator_id, t in tallies.items():
+        decided = t["wins"] + t["losses"]
+        total = round(sum(t["r"]), 2) + 0.0
+        figures = VerifiedFigures(
+            settled=t["settled"],
+            wins=t["wins"],
+            losses=t["losses"],
+            win_rate=round(t["wins"] / decided, 4) if decided else None,
+            total_r=total,
+            average_r=round(total / len(t["r"]), 2) if t["r"] else None,
+            unverifiable=t["unverifiable"],
+        )
+        out[educator_id] = (figures, round(t["agree"] / t["both"], 4) if t["both"] else None)
+    return out
