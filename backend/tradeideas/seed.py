@@ -19,6 +19,7 @@ from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
 from tradeideas.desk.seed import seed_sample_journal
 from tradeideas.ideas.seed import seed_sample_ideas
+from tradeideas.ledger.seed import record_unledgered_ideas
 from tradeideas.settings import Settings
 from tradeideas.trackrecords.seed import seed_track_records
 
@@ -50,7 +51,14 @@ def load_educators() -> list[EducatorConfig]:
 
 # Domains that ship sample content register a coroutine here (called once, on the first seed).
 SampleSeeder = Callable[[AsyncSession, Settings, list[User]], Awaitable[None]]
-SAMPLE_SEEDERS: list[SampleSeeder] = [seed_sample_ideas, seed_sample_messages, seed_track_records, seed_sample_journal]
+# The ledger's seeder runs right after the ideas are written, before anything else may change them.
+SAMPLE_SEEDERS: list[SampleSeeder] = [
+    seed_sample_ideas,
+    record_unledgered_ideas,
+    seed_sample_messages,
+    seed_track_records,
+    seed_sample_journal,
+]
 
 
 async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
