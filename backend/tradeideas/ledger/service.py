@@ -8,7 +8,8 @@ In both, `seq` is the primary key: a writer that somehow read a stale head fails
 """
 
 import json
-from datetime import UTC, date, datetime
+from collections.abc import Awaitable, Callable
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -178,6 +179,47 @@ async def proof_day(db: AsyncSession, day: date) -> DayFingerprint:
     if row is None:
         raise NotFound(DAY_NOT_FOUND, code="no_ledger_day")
     return day_out(row)
+
+
+# Completed days whose fingerprint is still posted when the channel learns of it late (a server down over midnight);
+# older ones stay unposted rather than flooding the channel when it is first configured.
+POST_DAYS_BACK = 3
+
+
+def fingerprint_text(app_name: str, day: LedgerDay, proof_url: str | None) -> str:
+    check = f"\nCheck it: {proof_url}" if proof_url else ""
+    return (
+        f"{app_name} record fingerprint for {day.day.isoformat()} (UTC)\n{day.hash}\n"
+        f"The hash of ledger entry #{day.last_seq}, which fixes every entry before it.{check}"
+    )
+
+
+async def post_fingerprints(
+    db: AsyncSession, now: datetime, post: Callable[[str], Awaitable[bool]], app_name: str, proof_url: str | None
+) -> int:
+    """Post each completed UTC day's fingerprint once (the recent ones not posted yet), in the caller's
+    transaction; `post` queues one message and says whether a channel took it."""
+    today = now.astimezone(UTC).date()
+    days = (
+        await db.execute(
+            select(LedgerDay)
+            .where(
+                LedgerDay.posted_at.is_(None),
+                LedgerDay.day < today,
+                LedgerDay.day >= today - timedelta(days=POST_DAYS_BACK),
+            )
+            .order_by(LedgerDay.day)
+            .with_for_update()
+        )
+    ).scalars()
+    posted = 0
+    for day in days:
+        if not await post(fingerprint_text(app_name, day, proof_url)):
+            break
+        day.posted_at = now
+        posted += 1
+    await db.flush()
+    return posted
 
 
 async def entry_count(db: AsyncSession) -> int:
