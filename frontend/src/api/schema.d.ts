@@ -2845,6 +2845,51 @@ export interface components {
             /** Worstr */
             worstR: number | null;
         };
+        /**
+         * RecordStatistics
+         * @description Over the decided ideas (successful or unsuccessful, with R) that match the page's filters, in closing order.
+         */
+        RecordStatistics: {
+            /**
+             * Averageholdinghours
+             * @description Publishing to closing, on average (1 decimal)
+             */
+            averageHoldingHours: number | null;
+            /**
+             * Averagerinterval95
+             * @description [low, high]: a 95 % interval for the average R (Student's t); null under 2 decided ideas
+             */
+            averageRInterval95: number[] | null;
+            /**
+             * Decided
+             * @description Decided ideas counted (not-triggered ideas are left out)
+             */
+            decided: number;
+            /**
+             * Expectancyr
+             * @description Average R per decided idea
+             */
+            expectancyR: number | null;
+            /** Longestlossstreak */
+            longestLossStreak: number;
+            /** Longestwinstreak */
+            longestWinStreak: number;
+            /**
+             * Maxdrawdownr
+             * @description Largest peak-to-trough fall of cumulative R
+             */
+            maxDrawdownR: number;
+            /**
+             * Profitfactor
+             * @description Sum of positive R / |sum of negative R|; null without losses
+             */
+            profitFactor: number | null;
+            /**
+             * Samplesizenote
+             * @description Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30
+             */
+            sampleSizeNote: string | null;
+        };
         /** ResetOut */
         ResetOut: {
             /**
@@ -3038,6 +3083,7 @@ export interface components {
              * @description Sum of positive R / |sum of negative R|; null without losses
              */
             profitFactor: number | null;
+            statistics: components["schemas"]["RecordStatistics"];
             /** Totalr */
             totalR: number;
             /**
