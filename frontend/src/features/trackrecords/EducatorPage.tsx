@@ -197,7 +197,7 @@ export function EducatorPage({ slug }: { slug: string }) {
           {record.isError ? <ErrorAlert message={errorMessage(record.error, "Failed to load the track record")} /> : null}
           {record.data ? (
             <div className={cn("space-y-4 transition-opacity", record.isPlaceholderData && "opacity-60")} aria-busy={record.isFetching}>
-              <Figures record={record.data} />
+              <Figures record={record.data} statistics={record.data.statistics} />
               <Card className="p-3 sm:p-4">
                 <h3 className="mb-2 text-sm font-semibold text-fg">Equity curve (cumulative R)</h3>
                 <EquityChart points={record.data.equityCurve} className="h-64 sm:h-80" />
