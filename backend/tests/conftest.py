@@ -66,6 +66,8 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         push_endpoint_hosts=Settings.model_fields["push_endpoint_hosts"].default + ",127.0.0.1",
         # Tests run housekeeping themselves, with a controlled clock (tests/test_housekeeping.py).
         housekeeping_interval_seconds=0,
+        # Hundreds of history ideas would slow every run's seed; tests/ledger seeds them in its own database.
+        demo_history=False,
     )
     migrate(s)
     yield s

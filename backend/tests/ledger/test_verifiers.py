@@ -67,6 +67,7 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
         "DEMO_PASSWORD": DEMO_PASSWORD,
         "STATIC_DIR": str(tmp_path / "no-spa"),
         "LOG_LEVEL": "warning",
+        "DEMO_HISTORY": "false",  # the samples are enough here; the history is checked in test_demo_history
         "WORKERS": "2" if settings.resolved_database_url.startswith("postgresql") else "1",
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
