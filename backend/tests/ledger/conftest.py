@@ -40,7 +40,7 @@ def drop_own(settings: Settings, name: str) -> None:
         asyncio.run(_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def ledger_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     name = f"tradeideas_ledger_{os.getpid()}"
     s = own_settings(tmp_path_factory.mktemp("ledger"), name)
@@ -49,7 +49,7 @@ def ledger_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settin
     drop_own(s, name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 async def ledger_app(ledger_settings: Settings) -> AsyncIterator[FastAPI]:
     application = create_app(ledger_settings)
     async with LifespanManager(application):
