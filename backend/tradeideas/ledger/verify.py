@@ -15,10 +15,19 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.ideas import service as ideas
-from tradeideas.ledger.chain import GENESIS, canonical, idea_payload
+from tradeideas.ledger.chain import GENESIS, idea_payload
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
 
 BATCH = 10_000
+COLUMNS = (
+    LedgerEntry.seq,
+    LedgerEntry.at,
+    LedgerEntry.kind,
+    LedgerEntry.subject_id,
+    LedgerEntry.payload,
+    LedgerEntry.prev_hash,
+    LedgerEntry.hash,
+)
 # Price checks describe the market's view of an idea, not the idea's own fields: they do not change its state.
 STATE_KINDS = frozenset({"idea.published", "idea.edited", "idea.result", "idea.deleted"})
 
@@ -36,16 +45,17 @@ class Report:
         return not self.problems
 
 
-def _hash(row: LedgerEntry) -> str:
+def _hash(seq: int, at: str, kind: str, subject_id: int, payload: str, prev_hash: str) -> str:
     """The documented hash of a stored row. `payload` is stored as the canonical text it was hashed in, so the
     canonical entry is assembled around it (keys in RFC 8785 order: at, kind, payload, prevHash, seq, subjectId)
-    instead of parsing and re-serialising a million payloads; a payload stored in any other form fails the check."""
+    instead of parsing and re-serialising a million payloads. `at`, `kind` and `prevHash` are ASCII without
+    characters JSON escapes when the app writes them, so quoting them is their canonical form; a row stored in any
+    other form (edited by hand) cannot reproduce its hash and fails the check."""
     body = (
-        '{"at":' + canonical(row.at) + ',"kind":' + canonical(row.kind) + ',"payload":' + row.payload
-        + ',"prevHash":' + canonical(row.prev_hash) + ',"seq":' + str(row.seq)
-        + ',"subjectId":' + str(row.subject_id) + "}"
-    )  # fmt: skip
-    return hashlib.sha256((row.prev_hash + "\n" + body).encode("utf-8")).hexdigest()
+        f'{{"at":"{at}","kind":"{kind}","payload":{payload},'
+        f'"prevHash":"{prev_hash}","seq":{seq},"subjectId":{subject_id}}}'
+    )
+    return hashlib.sha256(f"{prev_hash}\n{body}".encode()).hexdigest()
 
 
 def _pair(payload: str) -> str:
@@ -65,33 +75,26 @@ async def verify(db: AsyncSession) -> Report:
     broken = False
     while not broken:
         rows = (
-            await db.execute(
-                select(LedgerEntry).where(LedgerEntry.seq >= expected).order_by(LedgerEntry.seq).limit(BATCH)
-            )
-        ).scalars()
-        count = 0
-        for row in rows:
-            count += 1
-            if row.seq != expected:
-                report.problems.append(f"Ledger entry seq {expected} is missing (the next one is seq {row.seq})")
-            elif row.prev_hash != prev:
-                report.problems.append(
-                    f"Ledger entry seq {row.seq} does not follow seq {row.seq - 1}: prevHash differs"
-                )
-            elif _hash(row) != row.hash:
-                report.problems.append(f"Ledger entry seq {row.seq} was changed: its hash does not match its content")
+            await db.execute(select(*COLUMNS).where(LedgerEntry.seq >= expected).order_by(LedgerEntry.seq).limit(BATCH))
+        ).all()
+        for seq, at, kind, subject_id, payload, prev_hash, stored in rows:
+            if seq != expected:
+                report.problems.append(f"Ledger entry seq {expected} is missing (the next one is seq {seq})")
+            elif prev_hash != prev:
+                report.problems.append(f"Ledger entry seq {seq} does not follow seq {seq - 1}: prevHash differs")
+            elif _hash(seq, at, kind, subject_id, payload, prev_hash) != stored:
+                report.problems.append(f"Ledger entry seq {seq} was changed: its hash does not match its content")
             if report.problems:
                 broken = True
                 break
-            if row.kind in STATE_KINDS:
-                last[row.subject_id] = (row.kind, row.payload, row.seq)
-            day = days.pop(row.seq, None)
-            if day is not None and day.hash != row.hash:
-                report.problems.append(f"The fingerprint of {day.day} differs from the hash of entry seq {row.seq}")
-            prev, expected = row.hash, expected + 1
+            if kind in STATE_KINDS:
+                last[subject_id] = (kind, payload, seq)
+            day = days.pop(seq, None)
+            if day is not None and day.hash != stored:
+                report.problems.append(f"The fingerprint of {day.day} differs from the hash of entry seq {seq}")
+            prev, expected = stored, expected + 1
             report.entries += 1
-        db.expunge_all()  # a million rows need not stay in the session
-        if count == 0:
+        if not rows:
             break
     report.head_seq, report.head_hash = expected - 1, prev
     if broken:
