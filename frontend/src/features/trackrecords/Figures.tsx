@@ -6,13 +6,14 @@ export function formatWinRate(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 1000) / 10}%`;
 }
 
-function Figure({ label, value, tone, hint }: { label: string; value: string; tone?: string; hint?: string }) {
+function Figure({ label, value, tone, hint, note }: { label: string; value: string; tone?: string; hint?: string; note?: string }) {
   return (
     <div className="rounded-xl bg-field px-3 py-2.5">
       <dt className="text-[11px] uppercase tracking-wide text-muted">{label}</dt>
       <dd className={cn("mt-0.5 font-mono text-lg font-semibold text-fg", tone)} title={hint}>
         {value}
       </dd>
+      {note ? <dd className="mt-0.5 text-xs text-muted">{note}</dd> : null}
     </div>
   );
 }
@@ -72,7 +73,11 @@ export function Figures({
     { label: "Wins / losses", value: `${record.wins} / ${record.losses}` },
     { label: "Not triggered", value: String(record.notTriggered) },
     { label: "Active", value: String(record.active) },
-    { label: "Deleted after publishing", value: String(record.deletedAfterPublish) },
+    {
+      label: "Deleted after publishing",
+      value: String(record.deletedAfterPublish),
+      note: "Open ideas deleted more than 15 minutes after publishing",
+    },
     ...streaks,
   ];
   return (
