@@ -42,7 +42,7 @@ def test_a_filter_changes_the_statistics_and_their_note(browser: Browser, base_u
         note = page.get_by_role("note")
         expect(note).to_have_text(whole["statistics"]["sampleSizeNote"])
 
-        page.get_by_label("Market").select_option("forex")
+        page.get_by_label("Market", exact=True).select_option("forex")
         forex = ctx.request.get(f"/api/educators/{MEI_ID}/track-record?market=forex").json()
         stats = forex["statistics"]
         expect(note).to_have_text(stats["sampleSizeNote"])
