@@ -65,6 +65,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "DEMO_PASSWORD": DEMO_PASSWORD,
         "CHANNEL_URL": "https://example.com/e2e-channel",
         "LOG_LEVEL": "warning",
+        # The journeys count ideas on pages the six months of demo history would fill (test_proof reads the record).
+        "DEMO_HISTORY": "false",
         # The push journeys' fake push service listens on 127.0.0.1 (plain http only when listed explicitly).
         "PUSH_ENDPOINT_HOSTS": "fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,127.0.0.1",
     }

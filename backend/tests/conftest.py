@@ -68,6 +68,8 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         housekeeping_interval_seconds=0,
         # Tests run price checks themselves, against a local feed (tests/prices).
         price_feed="off",
+        # Hundreds of history ideas would slow every run's seed; tests/ledger seeds them in its own database.
+        demo_history=False,
     )
     migrate(s)
     yield s

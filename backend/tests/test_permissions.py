@@ -81,6 +81,9 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("POST", "/api/me/journal"): "customer",
     ("PATCH", "/api/me/journal/{entry_id}"): "customer",
     ("DELETE", "/api/me/journal/{entry_id}"): "customer",
+    ("GET", "/api/proof/ledger"): "signed_in",
+    ("GET", "/api/proof"): "public",
+    ("GET", "/api/proof/days/{date}"): "public",
     ("GET", "/media/{name}"): "public",
     ("GET", "/metrics"): "metrics",
 }

@@ -45,11 +45,14 @@ from tradeideas.ideas.events import (
     IdeaRecordChanged,
     IdeasSeen,
     IdeaStatusChanged,
+    IdeaUpdated,
     IdeaWithdrawn,
 )
 from tradeideas.ideas.pages import IdeaPages
 from tradeideas.ideas.router import fast as ideas_fast_router
 from tradeideas.ideas.router import router as ideas_router
+from tradeideas.ledger import service as ledger
+from tradeideas.ledger.router import router as proof_router
 from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
 from tradeideas.prices import events as price_events
@@ -76,7 +79,7 @@ from tradeideas.trackrecords.router import router as track_records_router
 ROUTERS = [ideas_fast_router, ideas_router, realtime_router, system_router, auth_router]
 ROUTERS += [chat_router, profiles_router]
 ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router, prices_router]
-ROUTERS += [admin_router, admin_links_router, metrics_router]
+ROUTERS += [admin_router, admin_links_router, proof_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
 EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS, *price_events.EVENTS)
@@ -115,6 +118,13 @@ def subscribe(
     def educator_ideas_changed(event: idea_events.EducatorIdeaEvent) -> None:
         records.drop_educator(event.educator_id)
 
+    # The ledger first: every change that shapes the record is appended in its own transaction, and the append
+    # turn is taken before any other handler locks rows (the same lock order in every transaction).
+    bus.during(IdeaCreated, ledger.on_idea_published)
+    bus.during(IdeaUpdated, ledger.on_idea_edited)
+    bus.during(IdeaStatusChanged, ledger.on_idea_result)
+    bus.during(IdeaWithdrawn, ledger.on_idea_withdrawn)
+    bus.during(IdeaDeleted, ledger.on_idea_deleted)
     bus.during(IdeaCreated, queue_pushes)  # same transaction: the deliveries commit with the idea
     # Same transaction: a track record never differs from the ideas it counts.
     bus.during(IdeaRecordChanged, track_records.on_record_changed)

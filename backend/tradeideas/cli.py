@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas import backup, housekeeping, reset, seed
@@ -25,6 +26,7 @@ from tradeideas.auth.models import Role
 from tradeideas.core import logs, metrics
 from tradeideas.core.errors import AppError
 from tradeideas.db import Database
+from tradeideas.ledger import verify as ledger_verify
 from tradeideas.settings import Settings, get_settings
 
 T = TypeVar("T")
@@ -99,6 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     restore_cmd.add_argument(
         "--force", action="store_true", help="replace a database that holds data (PostgreSQL: run psql)"
     )
+    sub.add_parser(
+        "verify-ledger",
+        help="recompute the ledger's hash chain and compare it with the ideas: exit 1 naming the first problem",
+    )
     reset_cmd = sub.add_parser("reset-data", help="delete all ideas, chat, media and users (asks first)")
     reset_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     args = parser.parse_args(argv)
@@ -152,6 +158,8 @@ def main(argv: list[str] | None = None) -> None:
             print("\n".join(asyncio.run(backup.backup(settings, args.path)).lines))
         elif args.cmd == "restore":
             print("\n".join(backup.restore(settings, args.path, force=args.force).lines))
+        elif args.cmd == "verify-ledger":
+            _verify_ledger(settings)
         elif args.cmd == "reset-data":
             if not args.yes:
                 answer = input("This deletes ALL trade ideas, chat, media and users. Type RESET to confirm: ")
@@ -166,6 +174,28 @@ def main(argv: list[str] | None = None) -> None:
     except backup.BackupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from exc
+
+
+def _verify_ledger(settings: Settings) -> None:
+    """Exit 0 with the head when the chain and the tables agree; otherwise exit 1 with the first problem first."""
+
+    async def check(s: AsyncSession) -> ledger_verify.Report:
+        if s.get_bind().dialect.name == "postgresql":  # one consistent snapshot of the chain and the ideas
+            await s.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"))
+        return await ledger_verify.verify(s)
+
+    report = _in_transaction(settings, check)
+    if report.intact:
+        print(
+            f"Ledger intact: {report.entries} entries, head seq {report.head_seq} {report.head_hash}; "
+            f"{report.ideas} ideas match it."
+        )
+        return
+    for problem in report.problems[:20]:
+        print(problem, file=sys.stderr)
+    if len(report.problems) > 20:
+        print(f"... and {len(report.problems) - 20} more", file=sys.stderr)
+    raise SystemExit(1)
 
 
 def _housekeeping(settings: Settings) -> None:

@@ -1,5 +1,6 @@
 """Housekeeping: delete what is no longer needed (expired sessions, old login failures, used or expired
-account links, events past their replay window, and media nothing has used for 24 hours).
+account links, events past their replay window, and media nothing has used for 24 hours), and post each finished
+UTC day's ledger fingerprint to the messaging channel once.
 
 `tradeideas housekeeping` runs it once and reports; `Housekeeping` runs it every HOUSEKEEPING_INTERVAL_SECONDS
 in the background of the one server process that leads (`core.leader`, decision 0049), and a lock lets only one
@@ -27,7 +28,9 @@ from tradeideas.core.leader import Leader
 from tradeideas.core.metrics import HOUSEKEEPING_RUNS
 from tradeideas.db import Database, utcnow
 from tradeideas.ideas.models import IdeaImage, TradeIdea
+from tradeideas.ledger import service as ledger_service
 from tradeideas.media.models import MEDIA_URL_PREFIX, MediaFile
+from tradeideas.push import service as push_service
 from tradeideas.realtime.service import prune_events
 from tradeideas.settings import Settings
 
@@ -48,10 +51,13 @@ class Report:
     unused_files: list[str] = field(default_factory=list)
     files_deleted: int = 0
     bytes_freed: int = 0
+    fingerprints_posted: int = 0
 
     def lines(self) -> list[str]:
         out = [f"Removed {count} {what}." for what, count in self.removed.items()]
         out.append(f"Deleted {self.files_deleted} media files, {_size(self.bytes_freed)} freed.")
+        if self.fingerprints_posted:
+            out.append(f"Posted {self.fingerprints_posted} daily ledger fingerprints to the messaging channel.")
         return out
 
 
@@ -120,6 +126,11 @@ async def run_once(db: AsyncSession, settings: Settings, now: datetime | None = 
     )
     events = await prune_events(db, settings.events_keep_days)
     media, files = await remove_unused_media(db, now)
+    # Each finished UTC day's ledger fingerprint goes to the messaging channel once: a timestamp we cannot redo.
+    proof_url = f"{settings.public_url.rstrip('/')}/proof" if settings.public_url else None
+    posted = await ledger_service.post_fingerprints(
+        db, now, lambda text: push_service.enqueue_channel_post(db, settings, text), settings.app_name, proof_url
+    )
     removed = {
         "expired sessions": sessions,
         "old login failures": attempts,
@@ -127,7 +138,7 @@ async def run_once(db: AsyncSession, settings: Settings, now: datetime | None = 
         "events past the replay window": events,
         "unused media uploads": media,
     }
-    return Report(removed, files)
+    return Report(removed, files, fingerprints_posted=posted)
 
 
 def delete_files(settings: Settings, report: Report) -> None:

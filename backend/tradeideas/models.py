@@ -7,6 +7,7 @@ from tradeideas.core.models import AppMeta
 from tradeideas.db import Base
 from tradeideas.desk.models import JournalEntry, RiskSettings
 from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaRevision, IdeaView, MutedEducator, TradeIdea
+from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.media.models import MediaFile
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.push.models import PushDelivery, PushSubscription
@@ -28,6 +29,8 @@ __all__ = [
     "IdeaVerification",
     "IdeaView",
     "JournalEntry",
+    "LedgerDay",
+    "LedgerEntry",
     "LoginAttempt",
     "MediaFile",
     "MutedEducator",

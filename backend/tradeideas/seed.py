@@ -18,7 +18,8 @@ from tradeideas.chat.models import ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
 from tradeideas.desk.seed import seed_sample_journal
-from tradeideas.ideas.seed import seed_sample_ideas
+from tradeideas.ideas.seed import seed_history, seed_sample_ideas
+from tradeideas.ledger.seed import record_unledgered_ideas
 from tradeideas.prices.seed import seed_price_candles
 from tradeideas.settings import Settings
 from tradeideas.trackrecords.seed import seed_track_records
@@ -51,8 +52,12 @@ def load_educators() -> list[EducatorConfig]:
 
 # Domains that ship sample content register a coroutine here (called once, on the first seed).
 SampleSeeder = Callable[[AsyncSession, Settings, list[User]], Awaitable[None]]
+# The ledger's seeder runs right after the ideas are written, before anything else may change them (the history is
+# written through the commands: with the app's event bus its entries are already there, without it they are not).
 SAMPLE_SEEDERS: list[SampleSeeder] = [
     seed_sample_ideas,
+    seed_history,
+    record_unledgered_ideas,
     seed_sample_messages,
     seed_track_records,
     seed_sample_journal,

@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     # rather than opening another (decision 0046). Two cores are busy with about eight.
     database_pool_size: int = Field(default=10, ge=1)
     demo_password: str = "TradeIdeas2026!"  # noqa: S105 - documented demo-only default
+    # Six months of completed ideas per demo educator on the first seed (tests that do not need them turn it off).
+    demo_history: bool = True
     app_name: str = "Trade Ideas"
     # The address people open the app at (e.g. https://ideas.example.com). Invitation and reset links start
     # with it; unset, they start with the address the admin's request came to, which behind a proxy may be

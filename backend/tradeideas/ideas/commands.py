@@ -309,7 +309,12 @@ async def delete_idea(db: AsyncSession, idea: TradeIdea, now: datetime | None = 
     await publish(
         db,
         IdeaDeleted(
-            id=idea.id, market=idea.market, idea_type=idea.idea_type, educator_id=idea.educator_id, pair=idea.pair
+            id=idea.id,
+            market=idea.market,
+            idea_type=idea.idea_type,
+            educator_id=idea.educator_id,
+            pair=idea.pair,
+            deleted_at=now,
         ),
     )
     db.expunge(idea)

@@ -3,6 +3,7 @@ one invalidated, each with a chart drawn at seed time; the first has three chart
 Completed ones carry outcomes and R for the track records, closed on different past days (status
 "successful:exit2" names the outcome; the default otherwise)."""
 
+import random
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -10,9 +11,11 @@ from starlette.concurrency import run_in_threadpool
 
 from tradeideas.auth.models import User
 from tradeideas.db import utcnow
+from tradeideas.ideas.commands import create_idea, set_status
 from tradeideas.ideas.markets import classify_market, listing_market
 from tradeideas.ideas.models import COMPLETED_STATUSES, IdeaImage, IdeaStatus, TradeIdea
 from tradeideas.ideas.outcomes import STATUS_OUTCOMES, Levels, r_multiple
+from tradeideas.ideas.schemas import IdeaCreate
 from tradeideas.media.demo_charts import draw_chart
 from tradeideas.media.demo_voice import voice_note_wav
 from tradeideas.media.service import store_audio_bytes, store_image_bytes
@@ -115,3 +118,80 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, educators: lis
         for position, image in enumerate(images):
             db.add(IdeaImage(idea_id=idea.id, position=position, media_id=image.id))
     await db.flush()
+
+
+# ---------------------------------------------------------------- six months of history per educator
+
+# (pair, typical price, decimals, risk as a fraction of price: low, high)
+FOREX_PAIRS = [("EUR/USD", 1.0850, 4, 0.002, 0.006), ("GBP/USD", 1.2650, 4, 0.002, 0.007),
+               ("USD/JPY", 151.20, 2, 0.002, 0.006), ("AUD/USD", 0.6610, 4, 0.002, 0.007),
+               ("USD/CAD", 1.3720, 4, 0.002, 0.006), ("XAU/USD", 2345.0, 2, 0.003, 0.010),
+               ("EUR/GBP", 0.8590, 4, 0.002, 0.005), ("SPX500", 5210.0, 1, 0.004, 0.012)]  # fmt: skip
+CRYPTO_PAIRS = [("BTC/USDT", 67250.0, 0, 0.010, 0.035), ("ETH/USDT", 3520.0, 1, 0.012, 0.040),
+                ("SOL/USDT", 148.50, 2, 0.015, 0.050), ("XRP/USDT", 0.5240, 4, 0.015, 0.045),
+                ("BNB/USDT", 585.0, 1, 0.012, 0.040), ("ADA/USDT", 0.4520, 4, 0.015, 0.050)]  # fmt: skip
+# Hours an idea of a time frame typically stays open (low, high).
+HOLDING = {"1H": (2, 18), "4H": (6, 60), "1D": (24, 240)}
+HISTORY_DAYS = 182
+
+
+def _markets(specialty: str | None) -> float:
+    """The share of crypto ideas an educator publishes, from their specialty."""
+    text = (specialty or "").lower()
+    if "crypto" in text:
+        return 0.85
+    if "forex" in text:
+        return 0.1
+    return 0.4
+
+
+async def seed_history(db: AsyncSession, settings: Settings, educators: list[User]) -> None:
+    """40-80 completed ideas per educator over the last six months: deterministic (a generator seeded with the
+    educator's id), both markets where the specialty fits, wins, losses and not-triggered ideas in a believable
+    mix, published and closed through the same commands as real ideas (so revisions, events and the ledger
+    follow them as they follow any idea)."""
+    if not settings.demo_history:
+        return
+    now = utcnow()
+    for educator in educators:
+        rng = random.Random(educator.id * 7919)
+        crypto_share = _markets(educator.specialty)
+        win_rate = rng.uniform(0.40, 0.58)
+        count = rng.randint(40, 80)
+        starts = sorted(rng.uniform(0, HISTORY_DAYS - 11) for _ in range(count))
+        for offset in starts:
+            crypto = rng.random() < crypto_share
+            pair, price, decimals, low, high = rng.choice(CRYPTO_PAIRS if crypto else FOREX_PAIRS)
+            frame = rng.choice(list(HOLDING))
+            entry = price * rng.uniform(0.93, 1.07)
+            risk = entry * rng.uniform(low, high)
+            buy = rng.random() < 0.55
+            sign = 1 if buy else -1
+
+            def level(distance: float, entry: float = entry, sign: int = sign, decimals: int = decimals) -> str:
+                return f"{entry + sign * distance:.{decimals}f}"
+
+            body = IdeaCreate.model_validate(
+                {
+                    "marketType": "Crypto" if crypto else "Forex",
+                    "orderType": "BUY" if buy else "SELL",
+                    "ideaType": "Exchange" if crypto and rng.random() < 0.4 else "Leverage",
+                    "pair": pair,
+                    "timeFrame": frame,
+                    "entry1": level(0),
+                    "invalidationLevel": level(-risk),
+                    "exit1": level(risk * rng.choice((1.5, 2.0))),
+                    "exit2": level(risk * 3.0) if rng.random() < 0.6 else None,
+                }
+            )
+            published = now - timedelta(days=HISTORY_DAYS - offset, minutes=rng.randint(0, 600))
+            idea = await create_idea(db, educator.id, body, published)
+            held = timedelta(hours=rng.uniform(*HOLDING[frame]))
+            roll = rng.random()
+            if roll < 0.12:
+                status, outcome = "invalidated", "not_triggered"
+            elif roll < 0.12 + 0.88 * win_rate:
+                status, outcome = "successful", "exit2" if body.exit2 and rng.random() < 0.35 else "exit1"
+            else:
+                status, outcome = "unsuccessful", "invalidation"
+            await set_status(db, idea, educator.id, status, outcome, None, published + held)

@@ -20,6 +20,7 @@ from tradeideas.ideas.queries import (
     present_one,
     viewer_of,
 )
+from tradeideas.ideas.states import idea_states
 
 __all__ = [
     "IDEA_NOT_FOUND",
@@ -29,6 +30,7 @@ __all__ = [
     "delete_idea",
     "get_idea",
     "get_notification_settings",
+    "idea_states",
     "list_revisions",
     "mark_seen",
     "normalise_status",

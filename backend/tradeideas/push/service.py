@@ -230,6 +230,29 @@ async def enqueue_idea_push(
         return 0
 
 
+async def enqueue_channel_post(db: AsyncSession, settings: Settings, text: str) -> bool:
+    """One post of `text` to the messaging channel, sent by the delivery worker with its retries (due at once, by
+    the wall clock the worker reads), in the caller's transaction; False (nothing queued) when no channel is set."""
+    if not (settings.telegram_bot_token and settings.telegram_chat_id):
+        return False
+    now = utcnow()
+    db.add(
+        PushDelivery(
+            channel=Channel.TELEGRAM,
+            subscription_id=None,
+            idea_id=None,
+            payload={"text": text},
+            status=DeliveryStatus.PENDING,
+            attempts=0,
+            next_attempt_at=now,
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    await db.flush()
+    return True
+
+
 async def _queue_for(
     db: AsyncSession, allowed: list[ColumnElement[bool]], message: dict[str, Any], idea_id: int | None, now: datetime
 ) -> int:

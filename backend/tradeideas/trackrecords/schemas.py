@@ -57,7 +57,28 @@ class TrackRecordSummary(RecordFigures):
     )
 
 
+class RecordStatistics(CamelModel):
+    """Over the decided ideas (successful or unsuccessful, with R) that match the page's filters, in closing order."""
+
+    decided: int = Field(description="Decided ideas counted (not-triggered ideas are left out)")
+    expectancy_r: float | None = Field(description="Average R per decided idea")
+    profit_factor: float | None = Field(description="Sum of positive R / |sum of negative R|; null without losses")
+    max_drawdown_r: float = Field(description="Largest peak-to-trough fall of cumulative R")
+    longest_win_streak: int
+    longest_loss_streak: int
+    average_holding_hours: float | None = Field(description="Publishing to closing, on average (1 decimal)")
+    average_r_interval95: list[float] | None = Field(
+        min_length=2,
+        max_length=2,
+        description="[low, high]: a 95 % interval for the average R (Student's t); null under 2 decided ideas",
+    )
+    sample_size_note: str | None = Field(
+        description='Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30'
+    )
+
+
 class TrackRecord(TrackRecordSummary):
+    statistics: RecordStatistics
     by_market: list[RecordGroup]
     by_idea_type: list[RecordGroup]
     by_time_frame: list[RecordGroup]

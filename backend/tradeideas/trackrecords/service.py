@@ -44,9 +44,11 @@ from tradeideas.trackrecords.schemas import (
     CurvePoint,
     EducatorProfile,
     RecordGroup,
+    RecordStatistics,
     TrackRecord,
     TrackRecordSummary,
 )
+from tradeideas.trackrecords.statistics import Statistics
 
 EDUCATOR_NOT_FOUND = "Educator not found"
 SUMMARIES = TypeAdapter(list[TrackRecordSummary])
@@ -385,11 +387,15 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> t
     if educator is None:
         raise NotFound(EDUCATOR_NOT_FOUND)
     book = Book((*STORED_GROUPINGS, "month"))
-    query = _where(_closed_ideas().where(TradeIdea.educator_id == educator_id), TradeIdea, f, TradeIdea.closed_at)
+    stats = Statistics()
+    ideas = _closed_ideas().add_columns(TradeIdea.created_at).where(TradeIdea.educator_id == educator_id)
+    query = _where(ideas, TradeIdea, f, TradeIdea.closed_at)
     # Read in slices (a server-side cursor on PostgreSQL): a record may be ~14,000 ideas, and the process
     # answers its other requests (cached ones, mostly) between two slices instead of after the whole walk.
     async for rows in (await db.stream(query)).partitions(STREAM_SLICE):
-        book.add_rows(rows)
+        for idea_id, market, idea_type, time_frame, status, r, closed_at, opened_at in rows:
+            book.add(idea_id, market, idea_type, time_frame, status, r, closed_at)
+            stats.add(status, r, opened_at, closed_at)
     extra = (await _open_and_withdrawn(db, [educator_id], f))[educator_id]
     # The verified figures are the educator's whole record (filters apply to the educator's calls).
     verified, agreement = (await price_checks.verified_figures(db, [educator_id]))[educator_id]
@@ -402,6 +408,7 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> t
         by_idea_type=_groups(book, extra, "idea_type"),
         by_time_frame=_groups(book, extra, "time_frame"),
         by_month=_groups(book, extra, "month"),
+        statistics=RecordStatistics(**stats.values()),
         **figures(book.whole, extra.active.get((WHOLE, ""), 0), extra.withdrawn.get((WHOLE, ""), 0)),
     )
     return record, book.curve

@@ -712,6 +712,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Proof
+         * @description The head of the chain and one fingerprint per UTC day, newest first (no login needed).
+         */
+        get: operations["read_proof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proof/days/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Proof Day
+         * @description One UTC day's fingerprint: the hash of that day's last entry (404 when nothing was recorded that day).
+         */
+        get: operations["read_proof_day"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proof/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Ledger
+         * @description The ledger's entries after `after`, oldest first, for any signed-in member to recompute.
+         */
+        get: operations["read_ledger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/push/public-key": {
         parameters: {
             query?: never;
@@ -1269,6 +1329,28 @@ export interface components {
             cumulativeR: number;
         };
         /**
+         * DayFingerprint
+         * @description A UTC day's fingerprint: the hash of its last entry, which fixes every entry before it.
+         */
+        DayFingerprint: {
+            /**
+             * Date
+             * Format: date
+             */
+            date: string;
+            /** Entries */
+            entries: number;
+            /** Firstseq */
+            firstSeq: number;
+            /**
+             * Hash
+             * @description SHA-256, 64 lower-case hex characters
+             */
+            hash: string;
+            /** Lastseq */
+            lastSeq: number;
+        };
+        /**
          * EducatorOut
          * @description Public fields only: never an e-mail.
          */
@@ -1311,6 +1393,47 @@ export interface components {
             /** Yearsexperience */
             yearsExperience: number;
         };
+        /**
+         * EntryOut
+         * @description One ledger entry. `hash` = SHA-256 hex of `prevHash + "\n" + ` the RFC 8785 canonical JSON of the entry
+         *     without `hash`.
+         */
+        EntryOut: {
+            /**
+             * At
+             * @description UTC, always written as YYYY-MM-DDTHH:MM:SS.ffffffZ
+             */
+            at: string;
+            /**
+             * Hash
+             * @description SHA-256, 64 lower-case hex characters
+             */
+            hash: string;
+            /**
+             * Kind
+             * @description idea.published, idea.edited, idea.result, idea.deleted or idea.price_check
+             */
+            kind: string;
+            /**
+             * Payload
+             * @description The idea's levels, status and outcome after the change; every number is a string
+             */
+            payload: {
+                [key: string]: string | null;
+            };
+            /**
+             * Prevhash
+             * @description SHA-256, 64 lower-case hex characters
+             */
+            prevHash: string;
+            /** Seq */
+            seq: number;
+            /**
+             * Subjectid
+             * @description The idea the entry is about
+             */
+            subjectId: number;
+        };
         /** ErrorResponse */
         ErrorResponse: {
             /** Code */
@@ -1335,6 +1458,19 @@ export interface components {
              * @default true
              */
             newIdea: boolean;
+        };
+        /** Head */
+        Head: {
+            /**
+             * Hash
+             * @description SHA-256, 64 lower-case hex characters
+             */
+            hash: string;
+            /**
+             * Seq
+             * @description The last entry's position (0 while the ledger is empty)
+             */
+            seq: number;
         };
         /** HealthResponse */
         HealthResponse: {
@@ -1554,6 +1690,11 @@ export interface components {
         };
         /** IdeaDeleted */
         IdeaDeleted: {
+            /**
+             * Deletedat
+             * @default null
+             */
+            deletedAt: string | null;
             /**
              * Educatorid
              * @default null
@@ -2307,6 +2448,16 @@ export interface components {
             /** Note */
             note?: string | null;
         };
+        /** LedgerPage */
+        LedgerPage: {
+            /** Entries */
+            entries: components["schemas"]["EntryOut"][];
+            /**
+             * Nextafter
+             * @description Pass as `after` for the next page; null when there is none
+             */
+            nextAfter: number | null;
+        };
         /**
          * LinkInfo
          * @description What an invitation or reset page shows before the password is chosen.
@@ -2614,6 +2765,15 @@ export interface components {
              */
             yearsExperience?: number | string | boolean | null;
         };
+        /** Proof */
+        Proof: {
+            /**
+             * Days
+             * @description Newest day first
+             */
+            days: components["schemas"]["DayFingerprint"][];
+            head: components["schemas"]["Head"];
+        };
         /** PublicKeyOut */
         PublicKeyOut: {
             /**
@@ -2808,6 +2968,51 @@ export interface components {
             wins: number;
             /** Worstr */
             worstR: number | null;
+        };
+        /**
+         * RecordStatistics
+         * @description Over the decided ideas (successful or unsuccessful, with R) that match the page's filters, in closing order.
+         */
+        RecordStatistics: {
+            /**
+             * Averageholdinghours
+             * @description Publishing to closing, on average (1 decimal)
+             */
+            averageHoldingHours: number | null;
+            /**
+             * Averagerinterval95
+             * @description [low, high]: a 95 % interval for the average R (Student's t); null under 2 decided ideas
+             */
+            averageRInterval95: number[] | null;
+            /**
+             * Decided
+             * @description Decided ideas counted (not-triggered ideas are left out)
+             */
+            decided: number;
+            /**
+             * Expectancyr
+             * @description Average R per decided idea
+             */
+            expectancyR: number | null;
+            /** Longestlossstreak */
+            longestLossStreak: number;
+            /** Longestwinstreak */
+            longestWinStreak: number;
+            /**
+             * Maxdrawdownr
+             * @description Largest peak-to-trough fall of cumulative R
+             */
+            maxDrawdownR: number;
+            /**
+             * Profitfactor
+             * @description Sum of positive R / |sum of negative R|; null without losses
+             */
+            profitFactor: number | null;
+            /**
+             * Samplesizenote
+             * @description Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30
+             */
+            sampleSizeNote: string | null;
         };
         /** ResetOut */
         ResetOut: {
@@ -3007,6 +3212,7 @@ export interface components {
              * @description Sum of positive R / |sum of negative R|; null without losses
              */
             profitFactor: number | null;
+            statistics: components["schemas"]["RecordStatistics"];
             /** Totalr */
             totalR: number;
             /** @description The same ideas as the price checks settled them (decision 0050) */
@@ -5193,6 +5399,135 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_proof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proof"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_proof_day: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayFingerprint"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_ledger: {
+        parameters: {
+            query?: {
+                /** @description Entries after this position (0: from the start) */
+                after?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPage"];
                 };
             };
             /** @description Unprocessable Entity */

@@ -28,6 +28,7 @@ const AdminLoginPage = page(() => import("../features/auth/AdminLoginPage"), "Ad
 const SetPasswordPage = page(() => import("../features/auth/SetPasswordPage"), "SetPasswordPage");
 const AdminPage = page(() => import("../features/admin/AdminPage"), "AdminPage");
 const LegalPage = page(() => import("../features/auth/LegalPage"), "LegalPage");
+const ProofPage = page(() => import("../features/proof/ProofPage"), "ProofPage");
 const CustomerChatPage = page(() => import("../features/chat/CustomerChatPage"), "CustomerChatPage");
 const EducatorChatPage = page(() => import("../features/chat/EducatorChatPage"), "EducatorChatPage");
 const EducatorDashboardPage = page(() => import("../features/ideas/EducatorDashboardPage"), "EducatorDashboardPage");
@@ -125,6 +126,7 @@ export const routes: RouteObject[] = [
       },
       { path: "/terms", element: <LegalPage kind="terms" />, handle: title("Terms of Use") },
       { path: "/privacy", element: <LegalPage kind="privacy" />, handle: title("Privacy Policy") },
+      { path: "/proof", element: <ProofPage />, handle: title("How we keep the record honest") },
       {
         element: <RequireAuth />,
         children: [

@@ -145,13 +145,16 @@ export function MarketChooserPage({ user, config, onLogout, loggingOut }: Sessio
           <p className="mt-2 text-sm leading-relaxed text-muted">{DISCLAIMER_TEXT}</p>
         </section>
 
-        <nav aria-label="Legal" className="mt-6 flex justify-center gap-6 text-sm">
+        <nav aria-label="Legal" className="mt-6 flex flex-wrap justify-center gap-x-6 text-sm">
           <ExternalLink href="/terms" className="inline-flex min-h-11 items-center text-muted underline-offset-2 hover:text-fg hover:underline">
             Terms of Service
           </ExternalLink>
           <ExternalLink href="/privacy" className="inline-flex min-h-11 items-center text-muted underline-offset-2 hover:text-fg hover:underline">
             Privacy Policy
           </ExternalLink>
+          <Link to="/proof" className="inline-flex min-h-11 items-center text-muted underline-offset-2 hover:text-fg hover:underline">
+            How we keep the record honest
+          </Link>
         </nav>
       </main>
     </div>

@@ -218,7 +218,7 @@ describe("ideaEventHandlers", () => {
     ];
     const fetches = [qc.fetchQuery({ queryKey: key, queryFn: () => answers.shift()!, staleTime: 0 }).catch(() => undefined)];
     qc.getQueryCache().find({ queryKey: key })!.setOptions({ queryKey: key, queryFn: () => answers.shift()! });
-    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD" }, CUSTOMER);
+    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD", deletedAt: null }, CUSTOMER);
     answerOld(page([idea(3, { isNew: false })]));
     await Promise.all(fetches);
     await vi.waitFor(() => expect(qc.getQueryState(key)!.fetchStatus).toBe("idle"));
@@ -236,7 +236,7 @@ describe("ideaEventHandlers", () => {
     const shown = new QueryObserver(qc, { queryKey: key, queryFn: () => answers.shift()! }); // a mounted carousel
     const unsubscribe = shown.subscribe(() => undefined);
     expect(qc.getQueryState(key)!.fetchStatus).toBe("fetching");
-    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD" }, CUSTOMER);
+    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD", deletedAt: null }, CUSTOMER);
     answerOld(page([idea(3, { isNew: false })]));
     await vi.waitFor(() => expect(qc.getQueryState(key)).toMatchObject({ status: "success", fetchStatus: "idle" }));
     expect(qc.getQueryData<IdeaPage>(key)!.items).toEqual([]);
@@ -262,7 +262,7 @@ describe("ideaEventHandlers", () => {
 
   it("idea.deleted removes it everywhere", () => {
     const qc = setup();
-    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD" }, CUSTOMER);
+    apply(qc, { type: "idea.deleted", id: 3, market: "forex", ideaType: "Leverage", educatorId: 1, pair: "EUR/USD", deletedAt: null }, CUSTOMER);
     expect(qc.getQueryData<IdeaPage>(ideaKeys.list(active))!.items).toEqual([]);
     expect(qc.getQueryState(unseenCountsKey)!.isInvalidated).toBe(false); // it was not NEW
   });

@@ -199,7 +199,11 @@ export function EducatorPage({ slug }: { slug: string }) {
           {record.data ? (
             <div className={cn("space-y-4 transition-opacity", record.isPlaceholderData && "opacity-60")} aria-busy={record.isFetching}>
               <FigureSourceSwitch value={source} onChange={setSource} />
-              {source === "educator" ? <Figures record={record.data} /> : <VerifiedFigures record={record.data} />}
+              {source === "educator" ? (
+                <Figures record={record.data} statistics={record.data.statistics} />
+              ) : (
+                <VerifiedFigures record={record.data} />
+              )}
               <Card className="p-3 sm:p-4">
                 <h3 className="mb-2 text-sm font-semibold text-fg">Equity curve (cumulative R)</h3>
                 <EquityChart points={record.data.equityCurve} className="h-64 sm:h-80" />

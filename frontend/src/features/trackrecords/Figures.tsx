@@ -1,30 +1,70 @@
 import { cn } from "../../components/cn";
 import { formatR, rTone } from "../../lib/outcome";
-import type { RecordFigures, TrackRecordSummary } from "./types";
+import type { RecordFigures, RecordStatistics, TrackRecordSummary } from "./types";
 
 export function formatWinRate(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 1000) / 10}%`;
 }
 
-function Figure({ label, value, tone, hint }: { label: string; value: string; tone?: string; hint?: string }) {
+function Figure({ label, value, tone, hint, note }: { label: string; value: string; tone?: string; hint?: string; note?: string }) {
   return (
     <div className="rounded-xl bg-field px-3 py-2.5">
       <dt className="text-[11px] uppercase tracking-wide text-muted">{label}</dt>
       <dd className={cn("mt-0.5 font-mono text-lg font-semibold text-fg", tone)} title={hint}>
         {value}
       </dd>
+      {note ? <dd className="mt-0.5 text-xs text-muted">{note}</dd> : null}
     </div>
   );
 }
 
-/** The figures of a record: results first, then counts (the public "deleted after publishing" count included). */
-export function Figures({ record, compact = false }: { record: RecordFigures; compact?: boolean }) {
+/** "-1.29 to +2.62 R": the 95 % interval of the average R, or a dash under two decided ideas. */
+export function formatInterval(interval: number[] | null | undefined): string {
+  if (!interval || interval.length !== 2) return "—";
+  return `${formatR(interval[0]).replace(" R", "")} to ${formatR(interval[1])}`;
+}
+
+function formatHours(hours: number | null): string {
+  if (hours === null) return "—";
+  return hours >= 48 ? `${Math.round((hours / 24) * 10) / 10} days` : `${hours} h`;
+}
+
+/**
+ * The figures of a record: results first, then counts (the public "deleted after publishing" count included).
+ * With `statistics` (one educator's page) the 95 % interval of the average R sits beside win rate and total R,
+ * and a small sample says so above them.
+ */
+export function Figures({
+  record,
+  statistics,
+  compact = false,
+}: {
+  record: RecordFigures;
+  statistics?: RecordStatistics;
+  compact?: boolean;
+}) {
   const main = [
     { label: "Win rate", value: formatWinRate(record.winRate), hint: "wins / (wins + losses)" },
     { label: "Total R", value: formatR(record.totalR), tone: rTone(record.totalR) },
+    ...(statistics
+      ? [
+          {
+            label: "Average R, 95 % range",
+            value: formatInterval(statistics.averageRInterval95),
+            hint: "Where the true average R lies with 95 % confidence (Student's t), given how few or many ideas decided",
+          },
+        ]
+      : []),
     { label: "Completed", value: String(record.completed) },
     { label: "Average R", value: formatR(record.averageR), tone: rTone(record.averageR) },
   ];
+  const streaks = statistics
+    ? [
+        { label: "Longest win streak", value: String(statistics.longestWinStreak) },
+        { label: "Longest loss streak", value: String(statistics.longestLossStreak) },
+        { label: "Average holding time", value: formatHours(statistics.averageHoldingHours), hint: "Publishing to closing" },
+      ]
+    : [];
   const more = [
     { label: "Profit factor", value: record.profitFactor === null ? "—" : record.profitFactor.toFixed(2) },
     { label: "Max drawdown", value: formatR(record.maxDrawdownR ? -record.maxDrawdownR : 0), tone: rTone(-record.maxDrawdownR) },
@@ -33,14 +73,26 @@ export function Figures({ record, compact = false }: { record: RecordFigures; co
     { label: "Wins / losses", value: `${record.wins} / ${record.losses}` },
     { label: "Not triggered", value: String(record.notTriggered) },
     { label: "Active", value: String(record.active) },
-    { label: "Deleted after publishing", value: String(record.deletedAfterPublish) },
+    {
+      label: "Deleted after publishing",
+      value: String(record.deletedAfterPublish),
+      note: "Open ideas deleted more than 15 minutes after publishing",
+    },
+    ...streaks,
   ];
   return (
-    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-      {(compact ? main : [...main, ...more]).map((f) => (
-        <Figure key={f.label} {...f} />
-      ))}
-    </dl>
+    <div className="space-y-2">
+      {statistics?.sampleSizeNote ? (
+        <p role="note" className="rounded-xl border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-200">
+          {statistics.sampleSizeNote}
+        </p>
+      ) : null}
+      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {(compact ? main : [...main, ...more]).map((f) => (
+          <Figure key={f.label} {...f} />
+        ))}
+      </dl>
+    </div>
   );
 }
 

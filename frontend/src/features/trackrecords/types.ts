@@ -4,6 +4,7 @@ export type TrackRecord = Schemas["TrackRecord"];
 export type TrackRecordSummary = Schemas["TrackRecordSummary"];
 export type RecordFigures = Omit<Schemas["RecordGroup"], "key">;
 export type RecordGroup = Schemas["RecordGroup"];
+export type RecordStatistics = Schemas["RecordStatistics"];
 export type CurvePoint = Schemas["CurvePoint"];
 export type Idea = Schemas["IdeaOut"];
 export type IdeaPage = Schemas["IdeaPage"];

@@ -1,0 +1,233 @@
+"""The ledger: every change that shapes the record appends one hash-chained entry in its own transaction, the chain
+recomputes from its documented form alone, and `verify-ledger` names what was changed behind the app's back."""
+
+import asyncio
+import hashlib
+import itertools
+import json
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import delete, inspect, select, update
+
+from tests.conftest import CUSTOMER, login_client, make_client
+from tradeideas.core.clock import Clock
+from tradeideas.core.deps import component_of
+from tradeideas.db import utcnow
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.ledger import service
+from tradeideas.ledger.chain import canonical
+from tradeideas.ledger.models import LedgerEntry
+from tradeideas.ledger.verify import verify
+
+IDEA = {
+    "marketType": "Forex",
+    "orderType": "BUY",
+    "ideaType": "Leverage",
+    "pair": "EUR/CHF",
+    "timeFrame": "4H",
+    "entry1": "0.9400",
+    "invalidationLevel": "0.9350",
+    "exit1": "0.9500",
+}
+
+
+def documented_hash(entry: dict[str, Any]) -> str:
+    """The issue's definition, written out again here without the app's code: SHA-256 hex of prevHash, a newline
+    and the entry without `hash` as RFC 8785 JSON (for these ASCII keys and string values: sorted keys, no spaces,
+    UTF-8, and integers as plain decimals)."""
+    body = {k: v for k, v in entry.items() if k != "hash"}
+    text_form = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256((entry["prevHash"] + "\n" + text_form).encode("utf-8")).hexdigest()
+
+
+async def whole_ledger(client: httpx.AsyncClient, limit: int = 7) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    after: int | None = 0
+    while after is not None:
+        r = await client.get("/api/proof/ledger", params={"after": after, "limit": limit})
+        assert r.status_code == 200, r.text
+        entries += r.json()["entries"]
+        after = r.json()["nextAfter"]
+    return entries
+
+
+async def test_changes_append_entries_that_recompute_from_the_documented_form(
+    ledger_app: FastAPI, teacher: httpx.AsyncClient
+) -> None:
+    clock = component_of(ledger_app, Clock)
+    created = (await teacher.post("/api/trade-ideas", json=IDEA)).json()
+    idea_id = created["id"]
+    assert (await teacher.patch(f"/api/trade-ideas/{idea_id}", json={"exit1": "0.9520"})).status_code == 200
+    assert (await teacher.patch(f"/api/trade-ideas/{idea_id}", json={"notes": "London open"})).status_code == 200
+    clock.advance(timedelta(hours=1))
+    try:
+        r = await teacher.put(f"/api/trade-ideas/{idea_id}", json={"status": "successful"})
+        assert r.status_code == 200, r.text
+        other = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "EUR/SEK"})).json()["id"]
+        clock.advance(timedelta(hours=1))  # after the correction window: a delete that stays counted
+        assert (await teacher.delete(f"/api/trade-ideas/{other}")).status_code in (200, 204)
+    finally:
+        clock.reset()
+
+    member = await login_client(ledger_app, CUSTOMER)
+    entries = await whole_ledger(member)
+    assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
+    assert entries[0]["prevHash"] == "0" * 64
+    for before, entry in zip([None, *entries], entries, strict=False):
+        assert entry["hash"] == documented_hash(entry)
+        if before is not None:
+            assert entry["prevHash"] == before["hash"]
+        assert all(v is None or isinstance(v, str) for v in entry["payload"].values())  # numbers as strings
+
+    mine = [(e["kind"], e["payload"]) for e in entries if e["subjectId"] == idea_id]
+    # The notes edit shapes nothing in the record: no entry.
+    assert [k for k, _ in mine] == ["idea.published", "idea.edited", "idea.result"]
+    assert mine[0][1]["exit1"] == "0.9500" and mine[1][1]["exit1"] == "0.9520"
+    assert mine[2][1] | {} == {
+        **mine[1][1],
+        "status": "successful",
+        "outcome": "exit1",
+        "closePrice": None,
+        "rMultiple": mine[2][1]["rMultiple"],
+    }
+    assert mine[2][1]["rMultiple"] == "2.40"  # (0.9520 - 0.9400) / (0.9400 - 0.9350), as stored
+    gone = [(e["kind"], e["payload"]["status"]) for e in entries if e["subjectId"] == other]
+    assert gone == [("idea.published", "active"), ("idea.deleted", "deleted")]
+
+    anyone = make_client(ledger_app)
+    proof = (await anyone.get("/api/proof")).json()
+    assert proof["head"] == {"seq": entries[-1]["seq"], "hash": entries[-1]["hash"]}
+    by_seq = {e["seq"]: e for e in entries}
+    for day in proof["days"]:
+        last = by_seq[day["lastSeq"]]
+        assert last["hash"] == day["hash"] and last["at"].startswith(day["date"])
+        assert (await anyone.get(f"/api/proof/days/{day['date']}")).json() == day
+    assert sum(d["entries"] for d in proof["days"]) == len(entries)
+    r = await anyone.get("/api/proof/days/1999-01-01")
+    assert r.status_code == 404 and r.json()["code"] == "no_ledger_day"
+    assert (await anyone.get("/api/proof/ledger")).status_code == 401
+    await member.aclose()
+    await anyone.aclose()
+
+    async with ledger_app.state.db.sessionmaker() as s:
+        report = await verify(s)
+    assert report.intact, report.problems
+    assert report.entries == len(entries) and report.head_hash == entries[-1]["hash"]
+
+
+def test_canonical_json_follows_rfc_8785() -> None:
+    assert canonical({"b": "1", "a": None, "c": [True, 2]}) == '{"a":null,"b":"1","c":[true,2]}'
+    assert canonical('é\n\u001f"\\') == '"é\\n\\u001f\\"\\\\"'
+    # RFC 8785 sorts by UTF-16 code units: U+1F600 (D83D DE00) before U+FF61.
+    assert canonical({"\uff61": "1", "\U0001f600": "2"}) == '{"\U0001f600":"2","\uff61":"1"}'
+    for number in (1.5, 2**60):
+        try:
+            canonical({"x": number})
+        except (TypeError, ValueError):
+            continue
+        raise AssertionError(f"{number!r} was accepted")
+
+
+async def test_append_refuses_numbers_in_a_payload(ledger_app: FastAPI) -> None:
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        try:
+            await service.append(s, "idea.price_check", 1, {"price": 1.5}, utcnow())  # type: ignore[dict-item]
+        except TypeError as exc:
+            assert "price" in str(exc)
+        else:
+            raise AssertionError("a float went into the ledger")
+        await s.rollback()
+
+
+async def _problems(app: FastAPI) -> list[str]:
+    async with app.state.db.sessionmaker() as s:
+        return (await verify(s)).problems
+
+
+async def test_verify_names_an_edited_ledger_row(ledger_app: FastAPI, teacher: httpx.AsyncClient) -> None:
+    await teacher.post("/api/trade-ideas", json=IDEA)
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        row = (await s.execute(select(LedgerEntry).where(LedgerEntry.seq == 3))).scalar_one()
+        original = row.payload
+        row.payload = original.replace('"status":"active"', '"status":"successful"').replace('"exit1":"', '"exit1":"9')
+    try:
+        problems = await _problems(ledger_app)
+        assert problems == ["Ledger entry seq 3 was changed: its hash does not match its content"]
+    finally:
+        async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            await s.execute(update(LedgerEntry).where(LedgerEntry.seq == 3).values(payload=original))
+    assert await _problems(ledger_app) == []
+
+
+async def test_verify_names_an_idea_changed_behind_the_apps_back(
+    ledger_app: FastAPI, teacher: httpx.AsyncClient
+) -> None:
+    idea_id = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "GBP/CHF"})).json()["id"]
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(entry1="0.9410"))
+    try:
+        problems = await _problems(ledger_app)
+        assert len(problems) == 1
+        assert problems[0].startswith(f"Idea #{idea_id} GBP/CHF differs from the ledger")
+        assert "entry1 '0.9410' (ledger: '0.9400')" in problems[0]
+    finally:
+        async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(entry1="0.9400"))
+    assert await _problems(ledger_app) == []
+
+
+async def test_verify_names_a_deleted_ledger_row_and_a_deleted_idea(
+    ledger_app: FastAPI, teacher: httpx.AsyncClient
+) -> None:
+    idea_id = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "AUD/CHF"})).json()["id"]
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        row = (await s.execute(select(LedgerEntry).where(LedgerEntry.seq == 2))).scalar_one()
+        kept = {a.key: getattr(row, a.key) for a in inspect(LedgerEntry).column_attrs}
+        await s.execute(delete(LedgerEntry).where(LedgerEntry.seq == 2))
+    try:
+        assert await _problems(ledger_app) == ["Ledger entry seq 2 is missing (the next one is seq 3)"]
+    finally:
+        async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            s.add(LedgerEntry(**kept))
+    assert await _problems(ledger_app) == []
+
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        idea = (await s.execute(select(TradeIdea).where(TradeIdea.id == idea_id))).scalar_one()
+        saved = {a.key: getattr(idea, a.key) for a in inspect(TradeIdea).column_attrs}
+        await s.execute(delete(TradeIdea).where(TradeIdea.id == idea_id))
+    try:
+        problems = await _problems(ledger_app)
+        assert len(problems) == 1 and problems[0].startswith(f"Idea #{idea_id} AUD/CHF is gone without a ledger entry")
+    finally:
+        async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            s.add(TradeIdea(**saved))
+    assert await _problems(ledger_app) == []
+
+
+async def test_concurrent_changes_never_fork_the_chain(ledger_app: FastAPI) -> None:
+    """Many transactions append at once (on PostgreSQL each on its own connection): positions stay consecutive
+    and every entry follows the one before it."""
+
+    async def one(i: int) -> None:
+        async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            await service.append(s, "idea.price_check", 900_000 + i, {"n": str(i)}, utcnow())
+            await asyncio.sleep(0.01)  # hold the turn a moment, so others wait on it
+
+    before = (await service_head(ledger_app))[0]
+    await asyncio.gather(*(one(i) for i in range(12)))
+    async with ledger_app.state.db.sessionmaker() as s:
+        rows = list(
+            (await s.execute(select(LedgerEntry).where(LedgerEntry.seq > before).order_by(LedgerEntry.seq))).scalars()
+        )
+        assert [r.seq for r in rows] == list(range(before + 1, before + 13))
+        assert all(b.hash == a.prev_hash for b, a in itertools.pairwise(rows))
+    assert await _problems(ledger_app) == []
+
+
+async def service_head(app: FastAPI) -> tuple[int, str]:
+    async with app.state.db.sessionmaker() as s:
+        last = await service.head(s)
+        return (0, "0" * 64) if last is None else (last.seq, last.hash)

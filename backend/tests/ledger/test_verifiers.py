@@ -1,0 +1,120 @@
+"""The two verifiers: `tradeideas verify-ledger` on the database, and `tools/verify_ledger.py` (standard library
+only, run by the system's own Python) against a running `tradeideas serve`, as a member would."""
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import func, update
+
+from tests.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A
+from tests.ledger.conftest import drop_own, own_settings
+from tests.ledger.test_ledger import IDEA
+from tests.realtime.conftest import free_port
+from tests.serve import start_serve, stop_serve, wait_healthy
+from tradeideas.db import Database
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.ledger.models import LedgerEntry
+from tradeideas.settings import Settings
+
+TOOL = Path(__file__).resolve().parents[3] / "tools" / "verify_ledger.py"
+SYSTEM_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+
+
+def _env(settings: Settings) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": settings.resolved_database_url, "DATA_DIR": str(settings.data_dir)}
+
+
+async def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return await asyncio.to_thread(
+        subprocess.run, args, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+async def test_cli_exits_0_when_intact_and_1_naming_the_idea(
+    ledger_app: FastAPI, ledger_settings: Settings, teacher: httpx.AsyncClient
+) -> None:
+    idea_id = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "NZD/CHF"})).json()["id"]
+    cli = [sys.executable, "-m", "tradeideas.cli", "verify-ledger"]
+    ok = await _run(cli, _env(ledger_settings))
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith("Ledger intact: ")
+
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(status="successful"))
+    try:
+        bad = await _run(cli, _env(ledger_settings))
+        assert bad.returncode == 1
+        assert bad.stderr.startswith(f"Idea #{idea_id} NZD/CHF differs from the ledger"), bad.stderr
+        assert "status 'successful' (ledger: 'active')" in bad.stderr
+    finally:
+        async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(status="active"))
+
+
+async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> None:
+    name = f"tradeideas_ledger_serve_{os.getpid()}"
+    settings = await asyncio.to_thread(own_settings, tmp_path, name)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {
+        **_env(settings),
+        "PORT": str(port),
+        "DEMO_PASSWORD": DEMO_PASSWORD,
+        "STATIC_DIR": str(tmp_path / "no-spa"),
+        "LOG_LEVEL": "warning",
+        "DEMO_HISTORY": "false",  # the samples are enough here; the history is checked in test_demo_history
+        "WORKERS": "2" if settings.resolved_database_url.startswith("postgresql") else "1",
+    }
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    proc = start_serve(env, stdout=subprocess.DEVNULL)
+    try:
+        await wait_healthy(proc, url)
+        async with httpx.AsyncClient(base_url=url) as educator:
+            login = {"email": EDUCATOR_A, "password": DEMO_PASSWORD, "selectedRole": "educator"}
+            assert (await educator.post("/api/auth/login", json=login)).status_code == 200
+            ids = []
+            for pair in ("EUR/NOK", "USD/NOK", "GBP/NOK"):  # spread over both workers' connections
+                ids.append((await educator.post("/api/trade-ideas", json={**IDEA, "pair": pair})).json()["id"])
+            assert (
+                await educator.put(f"/api/trade-ideas/{ids[0]}", json={"status": "unsuccessful"})
+            ).status_code == 200
+
+        verifier = [SYSTEM_PYTHON, str(TOOL), url, "--email", CUSTOMER]
+        tool_env = {"PATH": os.environ.get("PATH", ""), "TRADEIDEAS_PASSWORD": DEMO_PASSWORD}
+        ok = await _run(verifier, tool_env)
+        assert ok.returncode == 0, ok.stderr
+        assert ok.stdout.startswith("Ledger intact: ")
+
+        async with httpx.AsyncClient(base_url=url) as anyone:
+            day = (await anyone.get("/api/proof")).json()["days"][0]
+        kept = await _run([*verifier, "--fingerprint", f"{day['date']}={day['hash']}"], tool_env)
+        assert kept.returncode == 0, kept.stderr
+
+        # Someone with database access re-grades the loss and rewrites its entry to match.
+        db = Database(settings)
+        try:
+            async with db.sessionmaker() as s, s.begin():
+                result = (
+                    update(LedgerEntry)
+                    .where(LedgerEntry.subject_id == ids[0], LedgerEntry.kind == "idea.result")
+                    .values(
+                        payload=func.replace(LedgerEntry.payload, '"status":"unsuccessful"', '"status":"successful"')
+                    )
+                    .returning(LedgerEntry.seq)
+                )
+                tampered = (await s.execute(result)).scalar_one()
+        finally:
+            await db.dispose()
+        bad = await _run(verifier, tool_env)
+        assert bad.returncode == 1
+        assert bad.stderr.strip() == f"seq {tampered}: hash does not match its content"
+        wrong = await _run(verifier, {**tool_env, "TRADEIDEAS_PASSWORD": "not-the-password"})
+        assert wrong.returncode == 2
+    finally:
+        stop_serve(proc)
+        await asyncio.to_thread(drop_own, settings, name)

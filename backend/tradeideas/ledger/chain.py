@@ -1,0 +1,185 @@
+"""The ledger's documented form, with nothing else in it: what an entry is, how it is written as canonical JSON and
+how its hash is computed. `tools/verify_ledger.py` repeats this with the standard library alone; keep both equal.
+
+hash = SHA-256 hex of prevHash + "\\n" + canonical JSON of the entry without `hash`, where canonical JSON is
+RFC 8785 (keys sorted, no whitespace, UTF-8). Every number in a payload is a string, so the only numbers an entry
+holds are `seq` and `subjectId` (integers, written as plain decimals, which is what RFC 8785 makes of them).
+"""
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, Protocol
+
+GENESIS = "0" * 64
+Kind = Literal["idea.published", "idea.edited", "idea.result", "idea.deleted", "idea.price_check"]
+KINDS: tuple[Kind, ...] = ("idea.published", "idea.edited", "idea.result", "idea.deleted", "idea.price_check")
+Payload = dict[str, str | None]
+
+
+def _string(text: str) -> str:
+    """A JSON string as ECMAScript's JSON.stringify writes it (RFC 8785 3.2.2.2): only `"`, `\\` and control
+    characters are escaped, the short forms where JSON has them, otherwise \\u00xx in lower case."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def canonical(value: Any) -> str:
+    """RFC 8785 canonical JSON of objects, arrays, strings, integers, booleans and null.
+
+    Floats are refused: the ledger keeps numbers as strings, so no two programs can disagree on how one is
+    printed. Keys are sorted by UTF-16 code units, as RFC 8785 says (the same as code points for the ASCII keys
+    the ledger uses, but a payload key outside the BMP would sort differently)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        if abs(value) > 2**53:
+            raise ValueError("integers beyond 2**53 are not exact in RFC 8785")
+        return str(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, Mapping):
+        keys = sorted(value, key=lambda k: k.encode("utf-16-be"))
+        return "{" + ",".join(_string(k) + ":" + canonical(value[k]) for k in keys) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(canonical(v) for v in value) + "]"
+    raise TypeError(f"the ledger keeps no {type(value).__name__} values (numbers go in as strings)")
+
+
+def format_at(moment: datetime) -> str:
+    """One spelling for every moment: UTC, microseconds, `Z` (`2026-11-26T11:20:00.000000Z`)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    at: str
+    kind: str
+    subject_id: int
+    payload: Payload
+    prev_hash: str
+
+    def body(self) -> dict[str, Any]:
+        """The entry without its hash, under the names the API shows."""
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "kind": self.kind,
+            "subjectId": self.subject_id,
+            "payload": self.payload,
+            "prevHash": self.prev_hash,
+        }
+
+    def hash(self) -> str:
+        return entry_hash(self.prev_hash, self.body())
+
+
+def entry_hash(prev_hash: str, body: Mapping[str, Any]) -> str:
+    return hashlib.sha256((prev_hash + "\n" + canonical(body)).encode("utf-8")).hexdigest()
+
+
+class IdeaState(Protocol):
+    """What the ledger records of an idea: an event of the ideas domain or a row of its table has these (read-only,
+    so a narrower type such as a Literal fits)."""
+
+    @property
+    def educator_id(self) -> int: ...
+    @property
+    def pair(self) -> str: ...
+    @property
+    def market_type(self) -> str: ...
+    @property
+    def order_type(self) -> str: ...
+    @property
+    def idea_type(self) -> str: ...
+    @property
+    def time_frame(self) -> str: ...
+    @property
+    def entry1(self) -> str: ...
+    @property
+    def entry2(self) -> str | None: ...
+    @property
+    def invalidation_level(self) -> str: ...
+    @property
+    def exit1(self) -> str: ...
+    @property
+    def exit2(self) -> str | None: ...
+    @property
+    def exit3(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def outcome(self) -> str | None: ...
+    @property
+    def close_price(self) -> str | None: ...
+    @property
+    def r_multiple(self) -> float | None: ...
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def idea_payload(idea: IdeaState) -> Payload:
+    """The idea's identity, levels, status and outcome as the ledger keeps them (every number a string; R with
+    the two decimals it is stored with)."""
+    r = idea.r_multiple
+    return {
+        "educatorId": str(idea.educator_id),
+        "pair": idea.pair,
+        "marketType": _text(idea.market_type),
+        "orderType": _text(idea.order_type),
+        "ideaType": _text(idea.idea_type),
+        "timeFrame": idea.time_frame,
+        "entry1": idea.entry1,
+        "entry2": idea.entry2,
+        "invalidationLevel": idea.invalidation_level,
+        "exit1": idea.exit1,
+        "exit2": idea.exit2,
+        "exit3": idea.exit3,
+        "status": _text(idea.status),
+        "outcome": idea.outcome,
+        "closePrice": idea.close_price,
+        "rMultiple": None if r is None else f"{r:.2f}",
+    }
+
+
+@dataclass(frozen=True)
+class Planned:
+    """An entry to append, before the chain gives it a place."""
+
+    at: datetime
+    kind: Kind
+    subject_id: int
+    payload: Payload
+
+
+class StoredIdea(IdeaState, Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def updated_at(self) -> datetime: ...
+    @property
+    def closed_at(self) -> datetime | None: ...
+
+
+def entries_for_existing(ideas: Iterable[StoredIdea]) -> list[Planned]:
+    """Entries for ideas written before the ledger (or by the demo seed): each idea's publication with its
+    current levels and an open status, then its result when it has one, all in the order they happened."""
+    planned: list[Planned] = []
+    for idea in ideas:
+        current = idea_payload(idea)
+        published = {**current, "status": "active", "outcome": None, "closePrice": None, "rMultiple": None}
+        planned.append(Planned(idea.created_at, "idea.published", idea.id, published))
+        if current != published:
+            planned.append(Planned(idea.closed_at or idea.updated_at, "idea.result", idea.id, current))
+    planned.sort(key=lambda p: (p.at, p.kind != "idea.published", p.subject_id))
+    return planned

@@ -1,0 +1,49 @@
+"""What the proof routes answer: ledger entries as hashed, the head of the chain and the days' fingerprints."""
+
+import datetime as dt
+
+from pydantic import Field
+
+from tradeideas.core.schemas import CamelModel
+
+HASH = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256, 64 lower-case hex characters")
+
+
+class EntryOut(CamelModel):
+    """One ledger entry. `hash` = SHA-256 hex of `prevHash + "\\n" + ` the RFC 8785 canonical JSON of the entry
+    without `hash`."""
+
+    seq: int = Field(ge=1)
+    at: str = Field(description="UTC, always written as YYYY-MM-DDTHH:MM:SS.ffffffZ")
+    kind: str = Field(description="idea.published, idea.edited, idea.result, idea.deleted or idea.price_check")
+    subject_id: int = Field(description="The idea the entry is about")
+    payload: dict[str, str | None] = Field(
+        description="The idea's levels, status and outcome after the change; every number is a string"
+    )
+    prev_hash: str = HASH
+    hash: str = HASH
+
+
+class LedgerPage(CamelModel):
+    entries: list[EntryOut]
+    next_after: int | None = Field(description="Pass as `after` for the next page; null when there is none")
+
+
+class Head(CamelModel):
+    seq: int = Field(ge=0, description="The last entry's position (0 while the ledger is empty)")
+    hash: str = HASH
+
+
+class DayFingerprint(CamelModel):
+    """A UTC day's fingerprint: the hash of its last entry, which fixes every entry before it."""
+
+    date: dt.date
+    first_seq: int
+    last_seq: int
+    entries: int
+    hash: str = HASH
+
+
+class Proof(CamelModel):
+    head: Head
+    days: list[DayFingerprint] = Field(description="Newest day first")

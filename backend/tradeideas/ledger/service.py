@@ -1,0 +1,245 @@
+"""Appending to the ledger and reading it back. Services never commit: an entry is written in the transaction of
+the change it records, so no change commits without its entry (and a failed append fails the change).
+
+The chain has one head, so appends take turns: on PostgreSQL a transaction-level advisory lock is taken before the
+head is read and held until commit, so the next writer reads the head this one wrote (decision 0051). SQLite has one
+writer at a time, and the ideas domain has already written its row (holding the write lock) when its event arrives.
+In both, `seq` is the primary key: a writer that somehow read a stale head fails on insert instead of forking.
+"""
+
+import json
+from collections.abc import Awaitable, Callable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tradeideas.core.errors import NotFound
+from tradeideas.db import utcnow
+from tradeideas.ideas.events import IdeaCreated, IdeaDeleted, IdeaStatusChanged, IdeaUpdated, IdeaWithdrawn
+from tradeideas.ledger.chain import GENESIS, Entry, Kind, Payload, Planned, canonical, format_at, idea_payload
+from tradeideas.ledger.models import LedgerDay, LedgerEntry
+from tradeideas.ledger.schemas import DayFingerprint, EntryOut, Head, LedgerPage, Proof
+
+# "ledger" in ASCII: the advisory lock that serialises appends (events use 111559182283891, housekeeping 7370421012).
+APPEND_LOCK = 0x6C6564676572
+DAY_NOT_FOUND = "No ledger entries on that day"
+
+
+async def take_turn(db: AsyncSession) -> None:
+    """Wait for the right to append, held until this transaction ends. Idempotent within one.
+
+    PostgreSQL: the advisory lock. SQLite: the database's write lock, taken by a write that changes nothing (a
+    transaction that has not written yet would otherwise read the head, then find another writer got there first).
+    """
+    if db.get_bind().dialect.name == "postgresql":
+        await db.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": APPEND_LOCK})
+    else:
+        await db.execute(text("UPDATE ledger_days SET entries = entries WHERE 0 = 1"))
+
+
+async def head(db: AsyncSession) -> LedgerEntry | None:
+    return (await db.execute(select(LedgerEntry).order_by(LedgerEntry.seq.desc()).limit(1))).scalar_one_or_none()
+
+
+def _upsert(db: AsyncSession) -> Any:
+    return pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
+
+
+async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload, at: datetime) -> int:
+    """Add one entry at the end of the chain, in the caller's transaction; its position is returned. Every payload
+    value is a string or null (numbers as strings); anything else is a TypeError, so an entry that could be hashed
+    two ways is never written.
+
+    Three statements: the turn, the head, and the entry written together with its day's fingerprint (one upsert
+    behind the insert), in plain SQL rather than through the session's unit of work: the ledger is on the path of
+    every change to an idea (decision 0051 measures it)."""
+    for key, value in payload.items():
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"ledger payload {key!r} must be a string or null, not {type(value).__name__}")
+    await take_turn(db)
+    last = (
+        await db.execute(select(LedgerEntry.seq, LedgerEntry.hash).order_by(LedgerEntry.seq.desc()).limit(1))
+    ).first()
+    entry = Entry(
+        seq=1 if last is None else last.seq + 1,
+        at=format_at(at),
+        kind=kind,
+        subject_id=subject_id,
+        payload=payload,
+        prev_hash=GENESIS if last is None else last.hash,
+    )
+    digest = entry.hash()
+    await db.execute(
+        insert(LedgerEntry).values(
+            seq=entry.seq,
+            at=entry.at,
+            kind=entry.kind,
+            subject_id=entry.subject_id,
+            payload=canonical(entry.payload),
+            prev_hash=entry.prev_hash,
+            hash=digest,
+            recorded_at=utcnow(),
+        )
+    )
+    day = _upsert(db)(LedgerDay).values(
+        day=at.astimezone(UTC).date(), first_seq=entry.seq, last_seq=entry.seq, entries=1, hash=digest
+    )
+    # The newest entry is the day's last: appends take turns, so seq only grows.
+    await db.execute(
+        day.on_conflict_do_update(
+            index_elements=[LedgerDay.day],
+            set_={"last_seq": entry.seq, "hash": digest, "entries": LedgerDay.entries + 1},
+        )
+    )
+    return entry.seq
+
+
+async def append_all(db: AsyncSession, planned: list[Planned]) -> None:
+    for p in planned:
+        await append(db, p.kind, p.subject_id, p.payload, p.at)
+
+
+async def last_payload(db: AsyncSession, subject_id: int) -> Payload | None:
+    """What the ledger last said about this subject (None when it never said anything)."""
+    row = (
+        await db.execute(
+            select(LedgerEntry.payload)
+            .where(LedgerEntry.subject_id == subject_id)
+            .order_by(LedgerEntry.seq.desc())
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    return None if row is None else json.loads(row)
+
+
+# ---------------------------------------------------------------- reactions to the ideas domain's events
+
+
+async def on_idea_published(db: AsyncSession, event: IdeaCreated) -> None:
+    await append(db, "idea.published", event.id, idea_payload(event), event.created_at)
+
+
+async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
+    """Only edits that change what the record shows (levels, identity, R) are entries; notes and media are not."""
+    await take_turn(db)  # before reading the last payload, so a concurrent edit cannot slip in between
+    payload = idea_payload(event)
+    if payload != await last_payload(db, event.id):
+        await append(db, "idea.edited", event.id, payload, event.updated_at)
+
+
+async def on_idea_result(db: AsyncSession, event: IdeaStatusChanged) -> None:
+    await append(db, "idea.result", event.id, idea_payload(event), event.updated_at)
+
+
+async def on_idea_deleted(db: AsyncSession, event: IdeaDeleted) -> None:
+    """The idea as the ledger last knew it, marked deleted (its row is gone by now)."""
+    await take_turn(db)
+    known = await last_payload(db, event.id) or {"educatorId": str(event.educator_id), "pair": event.pair}
+    await append(db, "idea.deleted", event.id, {**known, "status": "deleted"}, event.deleted_at or utcnow())
+
+
+async def on_idea_withdrawn(db: AsyncSession, _event: IdeaWithdrawn) -> None:
+    """A late delete updates the track record before the idea's row goes: take the append turn first, so every
+    transaction takes the ledger's lock before the record's rows (the same order everywhere: no deadlock)."""
+    await take_turn(db)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def entry_out(row: LedgerEntry) -> EntryOut:
+    return EntryOut(
+        seq=row.seq,
+        at=row.at,
+        kind=row.kind,
+        subject_id=row.subject_id,
+        payload=json.loads(row.payload),
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+async def ledger_page(db: AsyncSession, after: int, limit: int) -> LedgerPage:
+    """Entries after position `after`, oldest first; `nextAfter` is where the next page starts (null at the end)."""
+    rows = list(
+        (
+            await db.execute(
+                select(LedgerEntry).where(LedgerEntry.seq > after).order_by(LedgerEntry.seq).limit(limit + 1)
+            )
+        ).scalars()
+    )
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return LedgerPage(entries=[entry_out(r) for r in rows], next_after=rows[-1].seq if more else None)
+
+
+def day_out(day: LedgerDay) -> DayFingerprint:
+    return DayFingerprint(
+        date=day.day, first_seq=day.first_seq, last_seq=day.last_seq, entries=day.entries, hash=day.hash
+    )
+
+
+async def proof(db: AsyncSession) -> Proof:
+    """The head of the chain and every day's fingerprint, newest day first."""
+    last = await head(db)
+    days = (await db.execute(select(LedgerDay).order_by(LedgerDay.day.desc()))).scalars()
+    return Proof(
+        head=Head(seq=last.seq, hash=last.hash) if last is not None else Head(seq=0, hash=GENESIS),
+        days=[day_out(d) for d in days],
+    )
+
+
+async def proof_day(db: AsyncSession, day: date) -> DayFingerprint:
+    row = await db.get(LedgerDay, day)
+    if row is None:
+        raise NotFound(DAY_NOT_FOUND, code="no_ledger_day")
+    return day_out(row)
+
+
+# Completed days whose fingerprint is still posted when the channel learns of it late (a server down over midnight);
+# older ones stay unposted rather than flooding the channel when it is first configured.
+POST_DAYS_BACK = 3
+
+
+def fingerprint_text(app_name: str, day: LedgerDay, proof_url: str | None) -> str:
+    check = f"\nCheck it: {proof_url}" if proof_url else ""
+    return (
+        f"{app_name} record fingerprint for {day.day.isoformat()} (UTC)\n{day.hash}\n"
+        f"The hash of ledger entry #{day.last_seq}, which fixes every entry before it.{check}"
+    )
+
+
+async def post_fingerprints(
+    db: AsyncSession, now: datetime, post: Callable[[str], Awaitable[bool]], app_name: str, proof_url: str | None
+) -> int:
+    """Post each completed UTC day's fingerprint once (the recent ones not posted yet), in the caller's
+    transaction; `post` queues one message and says whether a channel took it."""
+    today = now.astimezone(UTC).date()
+    days = (
+        await db.execute(
+            select(LedgerDay)
+            .where(
+                LedgerDay.posted_at.is_(None),
+                LedgerDay.day < today,
+                LedgerDay.day >= today - timedelta(days=POST_DAYS_BACK),
+            )
+            .order_by(LedgerDay.day)
+            .with_for_update()
+        )
+    ).scalars()
+    posted = 0
+    for day in days:
+        if not await post(fingerprint_text(app_name, day, proof_url)):
+            break
+        day.posted_at = now
+        posted += 1
+    await db.flush()
+    return posted
+
+
+async def entry_count(db: AsyncSession) -> int:
+    return int((await db.execute(select(func.count()).select_from(LedgerEntry))).scalar_one())

@@ -1,0 +1,129 @@
+"""Benchmark: what the ledger costs per change, and how long `verify-ledger` takes over a large chain (issue #25:
+≤ 1 ms per append, 1,000,000 entries verified in ≤ 60 s).
+
+1. Append: APPENDS transactions, each appending one `idea.price_check`-sized entry through `ledger.service.append`
+   (advisory lock, head read, insert, the day's row) on a fresh PostgreSQL database; the time inside `append` is
+   measured per call (commit excluded: it is the change's own commit, which it would pay anyway), and the
+   commits per second of such transactions with 1 and 8 writers.
+2. Verify: ENTRIES entries (a realistic idea payload each) are written with COPY, hashed in the documented form,
+   then `ledger.verify.verify` walks them all (no ideas in the table, so the live-table comparison is skipped
+   by subject: every subject is reported as gone, which the walk counts but does not slow).
+
+Run from backend/:  uv run python ../bench/ledger.py [--appends 2000] [--entries 1000000]
+"""
+
+import argparse
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+
+import asyncpg
+
+from tradeideas.cli import migrate
+from tradeideas.db import Database
+from tradeideas.ledger import service
+from tradeideas.ledger.chain import GENESIS, Entry, canonical, format_at
+from tradeideas.ledger.verify import verify
+from tradeideas.settings import Settings
+
+ADMIN_DSN = os.environ.get("BENCH_POSTGRES_DSN", "postgresql://postgres@127.0.0.1:5432/test")
+DATABASE = f"tradeideas_bench_ledger_{os.getpid()}"
+PAYLOAD = {
+    "educatorId": "3", "pair": "EUR/USD", "marketType": "Forex", "orderType": "BUY", "ideaType": "Leverage",
+    "timeFrame": "4H", "entry1": "1.0850", "entry2": None, "invalidationLevel": "1.0795", "exit1": "1.0910",
+    "exit2": "1.0960", "exit3": None, "status": "successful", "outcome": "exit1", "closePrice": None,
+    "rMultiple": "1.09",
+}  # fmt: skip
+
+
+async def appends(db: Database, count: int, writers: int) -> tuple[list[float], float]:
+    inside: list[float] = []
+    left = count
+
+    async def writer() -> None:
+        nonlocal left
+        while left > 0:
+            left -= 1
+            async with db.sessionmaker() as s, s.begin():
+                started = time.perf_counter()
+                await service.append(s, "idea.result", left + 1, PAYLOAD, datetime.now(UTC))
+                inside.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(writer() for _ in range(writers)))
+    return inside, count / (time.perf_counter() - started)
+
+
+async def fill(dsn: str, entries: int) -> None:
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute("TRUNCATE ledger_entries, ledger_days")
+        prev, start, batch = GENESIS, datetime(2024, 1, 1, tzinfo=UTC), []
+        text = canonical(PAYLOAD)
+        now = datetime.now(UTC)
+        for seq in range(1, entries + 1):
+            at = format_at(start + timedelta(seconds=60 * seq))
+            entry = Entry(seq, at, "idea.result", seq % 100_000 + 1, PAYLOAD, prev)
+            prev = entry.hash()
+            batch.append((seq, at, "idea.result", entry.subject_id, text, entry.prev_hash, prev, now))
+            if len(batch) == 50_000:
+                await conn.copy_records_to_table("ledger_entries", records=batch)
+                batch = []
+        if batch:
+            await conn.copy_records_to_table("ledger_entries", records=batch)
+        await conn.execute("ANALYZE ledger_entries")
+    finally:
+        await conn.close()
+
+
+async def run(count: int, entries: int) -> None:
+    admin = await asyncpg.connect(ADMIN_DSN)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {DATABASE}")
+    finally:
+        await admin.close()
+    dsn = ADMIN_DSN.rsplit("/", 1)[0] + f"/{DATABASE}"
+    settings = Settings(data_dir=tempfile.mkdtemp(), database_url=dsn.replace("postgresql://", "postgresql+asyncpg://"))
+    await asyncio.to_thread(migrate, settings)
+    db = Database(settings)
+    try:
+        for writers in (1, 8):
+            inside, rate = await appends(db, count, writers)
+            inside.sort()
+            print(
+                f"append, {writers} writer(s): median {statistics.median(inside) * 1000:.2f} ms, "
+                f"p99 {inside[int(len(inside) * 0.99)] * 1000:.2f} ms inside append; {rate:.0f} commits/s"
+            )
+        started = time.perf_counter()
+        await fill(dsn, entries)
+        print(f"wrote {entries:,} entries in {time.perf_counter() - started:.1f} s")
+        started = time.perf_counter()
+        async with db.sessionmaker() as s:
+            report = await verify(s)
+        took = time.perf_counter() - started
+        broken = [p for p in report.problems if p.startswith("Ledger")]
+        rate = report.entries / took
+        print(f"verify: {report.entries:,} entries in {took:.1f} s ({rate:,.0f}/s); chain breaks: {broken}")
+    finally:
+        await db.dispose()
+        admin = await asyncpg.connect(ADMIN_DSN)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        finally:
+            await admin.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--appends", type=int, default=2000)
+    parser.add_argument("--entries", type=int, default=1_000_000)
+    args = parser.parse_args()
+    asyncio.run(run(args.appends, args.entries))
+
+
+if __name__ == "__main__":
+    main()
