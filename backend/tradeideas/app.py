@@ -46,6 +46,7 @@ from tradeideas.desk import events as desk_events
 from tradeideas.desk.router import router as desk_router
 from tradeideas.housekeeping import Housekeeping
 from tradeideas.ideas import events as idea_events
+from tradeideas.ideas import service as ideas_service
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.events import (
     IdeaCreated,
@@ -59,6 +60,9 @@ from tradeideas.ideas.pages import IdeaPages
 from tradeideas.ideas.router import router as ideas_router
 from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
+from tradeideas.notifications import events as notification_events
+from tradeideas.notifications.events import NotificationSettingsChanged
+from tradeideas.notifications.router import router as notifications_router
 from tradeideas.profiles.router import router as profiles_router
 from tradeideas.push.router import router as push_router
 from tradeideas.push.service import enqueue_chat_push, enqueue_idea_closed_push, enqueue_idea_push
@@ -75,12 +79,18 @@ from tradeideas.trackrecords.router import router as track_records_router
 
 # Routes are matched in order: the busiest (the idea lists, the event stream) come first.
 ROUTERS = [ideas_router, realtime_router, system_router, auth_router]
-ROUTERS += [chat_router, profiles_router]
+ROUTERS += [chat_router, profiles_router, notifications_router]
 ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router]
 ROUTERS += [admin_router, admin_links_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
-EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS)
+EVENTS = (
+    *idea_events.EVENTS,
+    *chat_events.EVENTS,
+    *auth_events.EVENTS,
+    *desk_events.EVENTS,
+    *notification_events.EVENTS,
+)
 
 
 class TradeIdeasApp(FastAPI):
@@ -161,6 +171,9 @@ def subscribe(
         room = await chat_service.get_room(db, message.room_id)
         await enqueue_chat_push(db, message, room.name)
 
+    async def recount_unseen(db: AsyncSession, event: NotificationSettingsChanged) -> None:
+        await ideas_service.recount_unseen(db, event.user_id)
+
     def user_changed(event: UserChanged) -> None:
         sessions.forget_user(event.user_id)
         broker.on_user_changed(event.user_id)  # streams opened with an ended session close
@@ -185,6 +198,8 @@ def subscribe(
     # Open ideas are counted in records too: any change to an educator's ideas drops their answers.
     bus.after_commit(idea_events.EDUCATOR_IDEA_CHANGES, educator_ideas_changed)
     bus.after_commit(IdeasSeen, lambda event: ideas.forget_seen(event.user_id))
+    # Unseen counts and NEW tags follow the markets and educators a customer hears about.
+    bus.during(NotificationSettingsChanged, recount_unseen)
     bus.after_commit(UserChanged, user_changed)
     # The audit log records educators' deletions and login lockouts in the transaction that makes them.
     bus.during(IdeaDeleted, admin_service.audit_idea_deleted)

@@ -6,8 +6,9 @@ from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
 from tradeideas.core.models import AppMeta
 from tradeideas.db import Base
 from tradeideas.desk.models import JournalEntry, RiskSettings
-from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaRevision, IdeaView, MutedEducator, TradeIdea
+from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaView, TradeIdea
 from tradeideas.media.models import MediaFile
+from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 from tradeideas.push.models import PushDelivery, PushSubscription
 from tradeideas.realtime.models import Event
 from tradeideas.trackrecords.models import TrackRecordTotal, WithdrawnIdea

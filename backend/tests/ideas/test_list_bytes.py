@@ -20,9 +20,10 @@ from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
-from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaView, MutedEducator, TradeIdea
+from tradeideas.ideas.models import IdeaImage, IdeaView, TradeIdea
 from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.media.models import MediaFile, media_url
+from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 
 EDUCATOR_A_ID = 1
 READER = "bytes.reader@example.com"

@@ -6,8 +6,9 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import String, bindparam, delete, func, select, update
+from sqlalchemy import Select, String, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from tradeideas.auth.cache import Login
@@ -263,6 +264,19 @@ async def add_user(db: AsyncSession, *, email: str, password: str, role: Role, f
     db.add(user)
     await db.flush()
     return user
+
+
+def active_customer_ids() -> Select[Any]:
+    """The ids of customers whose accounts are enabled (those anything may be sent to), as a statement to build on."""
+    return select(User.id).where(User.role == Role.CUSTOMER, User.disabled.is_(False))
+
+
+async def educator_ids(db: AsyncSession, among: Iterable[int] | None = None) -> list[int]:
+    """The ids of every educator (or of those among `among`), in order."""
+    query = select(User.id).where(User.role == Role.EDUCATOR).order_by(User.id)
+    if among is not None:
+        query = query.where(User.id.in_(list(among)))
+    return list((await db.execute(query)).scalars())
 
 
 async def set_password(db: AsyncSession, user: User, password: str) -> None:

@@ -1,4 +1,4 @@
-"""Trade ideas, their images, their revision history and each customer's seen / notification state."""
+"""Trade ideas, their images, their revision history and which ideas each customer has seen."""
 
 from datetime import datetime
 from enum import StrEnum
@@ -110,38 +110,3 @@ class IdeaView(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True, index=True)
     seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-
-
-class CustomerIdeaState(Base):
-    """Per customer: notification preference per market and the moment each market was last opened."""
-
-    __tablename__ = "customer_idea_state"
-
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
-    notify_forex: Mapped[bool] = mapped_column(Boolean, default=True)
-    notify_crypto: Mapped[bool] = mapped_column(Boolean, default=True)
-    # Ideas of a market created at or before this moment count as seen (set when the market is opened).
-    forex_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
-    crypto_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
-    # Which events reach the customer's phone (markets and educators are switched separately).
-    notify_new_idea: Mapped[bool] = mapped_column(Boolean, default=True)
-    notify_idea_closed: Mapped[bool] = mapped_column(Boolean, default=True)
-    notify_chat: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Quiet hours ("22:00" to "07:00" in an IANA zone): pushes are held and summarised when they end.
-    quiet_start: Mapped[str | None] = mapped_column(String(5), default=None)
-    quiet_end: Mapped[str | None] = mapped_column(String(5), default=None)
-    quiet_timezone: Mapped[str | None] = mapped_column(String(64), default=None)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
-
-
-class MutedEducator(Base):
-    """An educator a customer switched off: no pushes, NEW tags or unseen counts for their ideas.
-
-    Only the exceptions are stored (every educator is on by default); the primary key serves the
-    `NOT EXISTS` lookups of the unseen counts and the push queue.
-    """
-
-    __tablename__ = "customer_muted_educators"
-
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
-    educator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
