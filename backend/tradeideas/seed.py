@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import Role, User
 from tradeideas.auth.passwords import hash_password
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.chat.models import ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
@@ -49,7 +50,7 @@ def load_educators() -> list[EducatorConfig]:
 
 
 # Domains that ship sample content register a coroutine here (called once, on the first seed).
-SampleSeeder = Callable[[AsyncSession, Settings, list[User]], Awaitable[None]]
+SampleSeeder = Callable[[AsyncSession, Settings, DemoAccounts], Awaitable[None]]
 SAMPLE_SEEDERS: list[SampleSeeder] = [seed_sample_ideas, seed_sample_messages, seed_track_records, seed_sample_journal]
 
 
@@ -99,9 +100,10 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
 
     if await db.get(AppMeta, SEEDED_KEY) is not None:
         return False
-    educators = list((await db.execute(select(User).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars())
+    educators = list((await db.execute(select(User.id).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars())
+    customer = (await db.execute(select(User.id).where(User.email == DEMO_CUSTOMER_EMAIL))).scalar_one_or_none()
     for seeder in SAMPLE_SEEDERS:
-        await seeder(db, settings, educators)
+        await seeder(db, settings, DemoAccounts(educator_ids=educators, customer_id=customer))
     db.add(AppMeta(key=SEEDED_KEY, value="1"))
     await db.flush()
     return True

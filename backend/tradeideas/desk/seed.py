@@ -6,7 +6,7 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import Role, User
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.desk.models import JournalEntry
 from tradeideas.desk.schemas import JournalCreate, JournalUpdate
 from tradeideas.desk.service import level_number, take_idea, update_entry
@@ -22,11 +22,10 @@ TAKEN: tuple[tuple[str, str | None, str], ...] = (
 )
 
 
-async def seed_sample_journal(db: AsyncSession, _settings: Settings, _educators: list[User]) -> None:
-    # On the first seed the demo customer is the only customer.
-    customer_id = (
-        await db.execute(select(User.id).where(User.role == Role.CUSTOMER).order_by(User.id).limit(1))
-    ).scalar_one()
+async def seed_sample_journal(db: AsyncSession, _settings: Settings, demo: DemoAccounts) -> None:
+    customer_id = demo.customer_id
+    if customer_id is None:
+        return
     for status, exit_at, note in TAKEN:
         idea = (
             await db.execute(

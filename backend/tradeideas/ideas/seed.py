@@ -8,7 +8,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
-from tradeideas.auth.models import User
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.db import utcnow
 from tradeideas.ideas.markets import classify_market, listing_market
 from tradeideas.ideas.models import COMPLETED_STATUSES, IdeaImage, IdeaStatus, TradeIdea
@@ -59,7 +59,8 @@ MEDIA_PAIR = "EUR/USD"
 DEMO_VIDEO_URL = "https://vimeo.com/76979871"
 
 
-async def seed_sample_ideas(db: AsyncSession, settings: Settings, educators: list[User]) -> None:
+async def seed_sample_ideas(db: AsyncSession, settings: Settings, demo: DemoAccounts) -> None:
+    educators = demo.educator_ids
     if not educators:
         return
     now = utcnow()
@@ -71,16 +72,16 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, educators: lis
         outcome = named or STATUS_OUTCOMES[IdeaStatus(status)][0] if status in STATUS_OUTCOMES else None
         if outcome is not None:  # history: published and closed on past days, one idea a day
             created = now - timedelta(days=len(SAMPLES) - age, hours=6)
-        educator = educators[edu % len(educators)]
+        educator_id = educators[edu % len(educators)]
         levels = [
             ("Entry 1", e1),
             ("Invalidation", inv),
             *((f"Exit {i}", x) for i, x in enumerate((x1, x2, x3), 1) if x),
         ]
         chart = await run_in_threadpool(draw_chart, pair, levels, bullish=order == "BUY", seed=age)
-        media = await store_image_bytes(db, settings, educator.id, chart)
+        media = await store_image_bytes(db, settings, educator_id, chart)
         idea = TradeIdea(
-            educator_id=educator.id,
+            educator_id=educator_id,
             market_type=market_type,
             market=listing_market(pair, market_type),
             order_type=order,
@@ -107,8 +108,8 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, educators: lis
         if pair == MEDIA_PAIR:
             for extra in (1, 2):
                 more = await run_in_threadpool(draw_chart, pair, levels, bullish=order == "BUY", seed=100 * extra + age)
-                images.append(await store_image_bytes(db, settings, educator.id, more))
-            voice = await store_audio_bytes(db, settings, educator.id, voice_note_wav())
+                images.append(await store_image_bytes(db, settings, educator_id, more))
+            voice = await store_audio_bytes(db, settings, educator_id, voice_note_wav())
             idea.audio_url, idea.video_url = voice.url, DEMO_VIDEO_URL
         db.add(idea)
         await db.flush()
