@@ -22,7 +22,8 @@ from tradeideas.core.deps import component_of
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
 from tradeideas.ideas.models import IdeaImage, IdeaView, TradeIdea
 from tradeideas.ideas.schemas import IdeaOut
-from tradeideas.media.models import MediaFile, media_url
+from tradeideas.media.models import MediaFile
+from tradeideas.media.schemas import media_url
 from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 
 EDUCATOR_A_ID = 1

@@ -56,8 +56,6 @@ async def seed_sample_messages(db: AsyncSession, settings: Settings, demo: DemoA
             )
             db.add(message)
             await db.flush()
-            if demo.customer_id is not None:
-                db.add_all(
-                    ChatReaction(message_id=message.id, user_id=demo.customer_id, kind=kind) for kind in reactions
-                )
+            if customer_id is not None:
+                db.add_all(ChatReaction(message_id=message.id, user_id=customer_id, kind=kind) for kind in reactions)
     await db.flush()

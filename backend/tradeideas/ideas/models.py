@@ -6,9 +6,7 @@ from enum import StrEnum
 from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from tradeideas.auth.models import User
 from tradeideas.db import Base, UTCDateTime, utcnow
-from tradeideas.media.models import MediaFile
 
 
 class IdeaStatus(StrEnum):
@@ -69,7 +67,6 @@ class TradeIdea(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    educator: Mapped[User] = relationship(lazy="raise")
     images: Mapped[list["IdeaImage"]] = relationship(
         lazy="raise", order_by="IdeaImage.position", cascade="all, delete-orphan", passive_deletes=True
     )
@@ -83,8 +80,6 @@ class IdeaImage(Base):
     idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     media_id: Mapped[int] = mapped_column(ForeignKey("media_files.id", ondelete="CASCADE"), index=True)
-
-    media: Mapped[MediaFile] = relationship(lazy="raise")
 
 
 class IdeaRevision(Base):
