@@ -27,9 +27,12 @@ MAX_CURSOR_LENGTH = 200
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 
-_MARKET_TYPES = {"forex": "Forex", "crypto": "Crypto"}
-_ORDER_TYPES = {"buy": "BUY", "sell": "SELL", "bullish": "BUY", "bearish": "SELL"}
-_IDEA_TYPES = {"leverage": "Leverage", "exchange": "Exchange"}
+_MARKET_TYPES: dict[str, str] = {value.lower(): value for value in get_args(MarketType)}
+# What the API accepts for each choice, in any case: the values of the core Literals (defined once, in
+# core/schemas), and the spec's words for the directions.
+_ORDER_TYPES: dict[str, str] = {value.lower(): value for value in get_args(OrderType)}
+_ORDER_TYPES |= {"bullish": "BUY", "bearish": "SELL"}
+_IDEA_TYPES: dict[str, str] = {value.lower(): value for value in get_args(IdeaType)}
 # Limits per text field; the labels are the JSON names users of the API see.
 _TEXT_LIMITS = {
     "pair": ("pair", PAIR_MAX),
