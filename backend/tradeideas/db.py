@@ -39,7 +39,6 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.sqltypes import NullType
 from sqlalchemy.util import greenlet_spawn
 
-from tradeideas.core.events import EventBus
 from tradeideas.settings import Settings
 
 BUS_KEY = "tradeideas.event_bus"
@@ -203,9 +202,10 @@ async def _hand_back(pooled: PoolProxiedConnection) -> None:
 class Database:
     """Holds the engine and session factory for one app instance."""
 
-    def __init__(self, settings: Settings, bus: EventBus | None = None) -> None:
+    def __init__(self, settings: Settings, bus: object | None = None) -> None:
         self.engine = make_engine(settings)
-        # Sessions carry the app's event bus, so what they publish reaches its subscribers (see realtime.hooks).
+        # Sessions carry the app's event bus (a `core.events.EventBus`, typed where it is read: realtime.hooks), so
+        # what they publish reaches its subscribers. Held as an object here: the database knows nothing above it.
         info = {} if bus is None else {BUS_KEY: bus}
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False, info=info)
 

@@ -1,6 +1,8 @@
 """Runtime configuration, read once from the environment (see README "Configuration")."""
 
+from collections.abc import Iterable
 from functools import lru_cache
+from ipaddress import ip_address, ip_network
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -8,9 +10,26 @@ from urllib.parse import urlsplit
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from tradeideas.core.proxies import DEFAULT_TRUSTED_PROXIES, trusted_entries
-
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# FORWARDED_ALLOW_IPS, read as uvicorn reads it (core.proxies.TrustedProxies answers whether a peer is one of them).
+DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1"
+
+
+def trusted_entries(value: str | Iterable[str]) -> list[str]:
+    """The entries of a FORWARDED_ALLOW_IPS value, checked: each is `*`, an IP address or a CIDR network."""
+    entries = [entry.strip() for entry in (value.split(",") if isinstance(value, str) else value)]
+    entries = [entry for entry in entries if entry]
+    for entry in entries:
+        if entry == "*":
+            continue
+        try:
+            ip_network(entry, strict=False) if "/" in entry else ip_address(entry)
+        except ValueError:
+            raise ValueError(
+                f"FORWARDED_ALLOW_IPS: {entry!r} is not an IP address, a CIDR network (10.0.0.0/8) or *"
+            ) from None
+    return entries
 
 
 class Settings(BaseSettings):

@@ -9,23 +9,10 @@ the client address and scheme from `X-Forwarded-For` / `X-Forwarded-Proto` of th
 from collections.abc import Iterable
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address, ip_network
 
-DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1"
-
-
-def trusted_entries(value: str | Iterable[str]) -> list[str]:
-    """The entries of a FORWARDED_ALLOW_IPS value, checked: each is `*`, an IP address or a CIDR network."""
-    entries = [entry.strip() for entry in (value.split(",") if isinstance(value, str) else value)]
-    entries = [entry for entry in entries if entry]
-    for entry in entries:
-        if entry == "*":
-            continue
-        try:
-            ip_network(entry, strict=False) if "/" in entry else ip_address(entry)
-        except ValueError:
-            raise ValueError(
-                f"FORWARDED_ALLOW_IPS: {entry!r} is not an IP address, a CIDR network (10.0.0.0/8) or *"
-            ) from None
-    return entries
+# The value's default and its check live with the settings that read it (settings import nothing of the app);
+# `as`: re-exported for the app factory, which imports the default from here.
+from tradeideas.settings import DEFAULT_TRUSTED_PROXIES as DEFAULT_TRUSTED_PROXIES
+from tradeideas.settings import trusted_entries
 
 
 class TrustedProxies:
