@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from tradeideas.auth.models import Role, User
 from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
@@ -44,17 +44,21 @@ async def test_a_push_reaches_enabled_customers_whose_market_event_and_educator_
         "chat-on": await _user(app, notify_chat=True),
         "chat-on-mutes-1": await _user(app, notify_chat=True, muted=[1]),
     }
-    everyone_on = {"defaults", "crypto-off", "closed-off", "chat-on", "chat-on-mutes-1"}
-    assert await _chosen(app, Push("newIdea", educator_id=2, market="forex"), users) == everyone_on
-    assert await _chosen(app, Push("newIdea", educator_id=1, market="forex"), users) == everyone_on - {
-        "chat-on-mutes-1"
-    }
-    assert await _chosen(app, Push("ideaClosed", educator_id=2, market="crypto"), users) == {
-        "defaults", "forex-off", "new-ideas-off", "chat-on", "chat-on-mutes-1"
-    }  # fmt: skip
-    # Chat messages are off by default and span both markets.
-    assert await _chosen(app, Push("chatMessage", educator_id=2), users) == {"chat-on", "chat-on-mutes-1"}
-    assert await _chosen(app, Push("chatMessage", educator_id=1), users) == {"chat-on"}
+    try:
+        everyone_on = {"defaults", "crypto-off", "closed-off", "chat-on", "chat-on-mutes-1"}
+        assert await _chosen(app, Push("newIdea", educator_id=2, market="forex"), users) == everyone_on
+        assert await _chosen(app, Push("newIdea", educator_id=1, market="forex"), users) == everyone_on - {
+            "chat-on-mutes-1"
+        }
+        assert await _chosen(app, Push("ideaClosed", educator_id=2, market="crypto"), users) == {
+            "defaults", "forex-off", "new-ideas-off", "chat-on", "chat-on-mutes-1"
+        }  # fmt: skip
+        # Chat messages are off by default and span both markets.
+        assert await _chosen(app, Push("chatMessage", educator_id=2), users) == {"chat-on", "chat-on-mutes-1"}
+        assert await _chosen(app, Push("chatMessage", educator_id=1), users) == {"chat-on"}
+    finally:  # the extra educator would show in other tests' educator lists
+        async with app.state.db.sessionmaker() as session, session.begin():
+            await session.execute(delete(User).where(User.id.in_(list(users.values()))))
 
 
 async def test_changing_the_market_switches_recounts_unseen_ideas_at_once(

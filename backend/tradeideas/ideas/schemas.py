@@ -27,9 +27,9 @@ MAX_CURSOR_LENGTH = 200
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 
+# What the API accepts for each choice, in any case: the values of the Literals (order and idea types defined once,
+# in core/schemas), and the spec's words for the directions.
 _MARKET_TYPES: dict[str, str] = {value.lower(): value for value in get_args(MarketType)}
-# What the API accepts for each choice, in any case: the values of the core Literals (defined once, in
-# core/schemas), and the spec's words for the directions.
 _ORDER_TYPES: dict[str, str] = {value.lower(): value for value in get_args(OrderType)}
 _ORDER_TYPES |= {"bullish": "BUY", "bearish": "SELL"}
 _IDEA_TYPES: dict[str, str] = {value.lower(): value for value in get_args(IdeaType)}

@@ -77,14 +77,16 @@ async def unsubscribe(db: AsyncSession, user_id: int, endpoint: str) -> None:
     )
 
 
+# Statuses that end an idea (an `ideaClosed` push).
+ENDED = ("successful", "unsuccessful", "invalidated")
+
+
 # ---- queue ----------------------------------------------------------------------------------------
 async def enqueue_idea_closed_push(
     db: AsyncSession, idea: IdeaOut, settings: Settings, now: datetime | None = None
 ) -> int:
     """Like `enqueue_idea_push`, for an idea whose status ended it (`ideaClosed`): successful, unsuccessful or
     invalidated (not triggered)."""
-    if idea.status not in ("successful", "unsuccessful", "invalidated"):
-        return 0
     return await enqueue_idea_push(db, idea, settings, now, event="ideaClosed")
 
 
@@ -102,8 +104,10 @@ async def enqueue_idea_push(
     idea as the API returns it. Returns the number of rows queued; never raises.
     """
     try:
-        notice = IdeaNotice.of(idea)
         closed = event == "ideaClosed"
+        if closed and idea.status not in ENDED:
+            return 0
+        notice = IdeaNotice.of(idea)
         message = closed_notification(notice) if closed else idea_notification(notice)
         now = now or utcnow()
         push = notifications.Push(event=event, educator_id=idea.educator_id, market=idea.market)
@@ -182,9 +186,9 @@ async def enqueue_chat_push(db: AsyncSession, message: MessageOut, room_name: st
     """Queue a `chatMessage` push per subscription of the customers `notifications.audience` chooses (those who
     switched that event on and have not switched off the message's educator). Runs in the posting transaction;
     never raises."""
-    if message.user_role != "educator":
-        return 0
     try:
+        if message.user_role != "educator":
+            return 0
         push = notifications.Push(event="chatMessage", educator_id=message.user_id)
         async with db.begin_nested():
             queued = await _queue_for(db, push, chat_notification(message, room_name), None, now or utcnow())
