@@ -18,9 +18,13 @@ from pathlib import Path
 from sqlalchemy import delete, insert, select
 
 from tradeideas.auth.models import Role, User
+from tradeideas.chat.schemas import MessageOut
 from tradeideas.cli import migrate
 from tradeideas.db import Database, utcnow
-from tradeideas.ideas.models import CustomerIdeaState, TradeIdea
+from tradeideas.ideas import service as ideas
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.ideas.queries import PUBLIC_VIEWER
+from tradeideas.notifications.models import CustomerIdeaState
 from tradeideas.push.models import PushDelivery, PushSubscription
 from tradeideas.push.service import enqueue_chat_push, enqueue_idea_push
 from tradeideas.seed import seed_demo
@@ -64,21 +68,19 @@ async def main(args: argparse.Namespace, settings: Settings) -> None:
         await s.execute(insert(PushSubscription), subs)
         educator = (await s.execute(select(User).where(User.email == "educator1@example.com"))).scalar_one()
         idea_id = (await s.execute(select(TradeIdea.id).limit(1))).scalar_one()
-    message = {
-        "id": 1,
-        "roomId": 1,
-        "userId": educator.id,
-        "userRole": "educator",
-        "userName": "Alex Morgan",
-        "message": "Bench",
-    }
+    message = MessageOut(
+        id=1, room_id=1, user_id=educator.id, user_name="Alex Morgan", user_role="educator", specialty=None,
+        user_image=None, message="Bench", image_url=None, created_at=now, updated_at=now, is_edited=False,
+        hearts=0, likes=0, hearted=False, liked=False,
+    )  # fmt: skip
     t0 = time.perf_counter()
     async with db.sessionmaker() as s, s.begin():
         chat_queued = await enqueue_chat_push(s, message, "Leverage Ideas")
     chat_seconds = time.perf_counter() - t0
     async with db.sessionmaker() as s, s.begin():
         await s.execute(delete(PushDelivery))
-    idea = {"id": idea_id, "educatorId": educator.id, "pair": "EUR/USD", "market": "forex", "orderType": "BUY"}
+    async with db.sessionmaker() as s:  # the idea as `IdeaCreated` carries it
+        idea = await ideas.present_one(s, await ideas.get_idea(s, idea_id), PUBLIC_VIEWER)
     t0 = time.perf_counter()
     async with db.sessionmaker() as s, s.begin():
         idea_queued = await enqueue_idea_push(s, idea, settings)

@@ -396,6 +396,9 @@ async def push_phase(server: Server, settings: Any, count: int) -> dict[str, Any
 
     from tradeideas.auth.models import User
     from tradeideas.db import Database, utcnow
+    from tradeideas.ideas import service as ideas
+    from tradeideas.ideas.models import TradeIdea
+    from tradeideas.ideas.queries import PUBLIC_VIEWER
     from tradeideas.push.models import DeliveryStatus, PushDelivery, PushSubscription
     from tradeideas.push.service import enqueue_idea_push
 
@@ -431,15 +434,9 @@ async def push_phase(server: Server, settings: Any, count: int) -> dict[str, Any
             for i in range(count)
         ]
         await s.execute(insert(PushSubscription), rows)
-    idea = {
-        "id": 1,
-        "educatorName": "Bench Educator",
-        "pair": "EUR/USD",
-        "orderType": "BUY",
-        "ideaType": "Leverage",
-        "market": "forex",
-        "chartUrl": "/media/x.jpg",
-    }
+    async with db.sessionmaker() as s:  # an idea as `IdeaCreated` carries it
+        first = (await s.execute(select(TradeIdea.id).order_by(TradeIdea.id).limit(1))).scalar_one()
+        idea = await ideas.present_one(s, await ideas.get_idea(s, first), PUBLIC_VIEWER)
     cpu_before = proc_cpu(server.pid)
     t0 = time.monotonic()
     async with db.sessionmaker() as s, s.begin():

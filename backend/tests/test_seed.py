@@ -6,6 +6,7 @@ from fastapi import FastAPI
 from sqlalchemy import delete, func, select
 
 from tradeideas.auth.models import Role, User
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.desk.models import JournalEntry
@@ -33,8 +34,11 @@ async def test_every_seeded_idea_has_a_chart_and_every_history_page_has_ideas(ap
 
 async def test_sample_messages_fill_both_rooms_with_an_image_and_reactions(app: FastAPI, settings: Settings) -> None:
     async with app.state.db.sessionmaker() as s, s.begin() as transaction:
-        educators = list((await s.execute(select(User).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars())
-        await seed_sample_messages(s, settings, educators)
+        educators = list(
+            (await s.execute(select(User.id).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars()
+        )
+        customer_id = (await s.execute(select(User.id).where(User.email == DEMO_CUSTOMER_EMAIL))).scalar_one()
+        await seed_sample_messages(s, settings, DemoAccounts(educator_ids=educators, customer_id=customer_id))
         for room in (await s.execute(select(ChatRoom))).scalars():
             count = await s.scalar(select(func.count()).select_from(ChatMessage).where(ChatMessage.room_id == room.id))
             assert count and count >= 3
@@ -75,7 +79,7 @@ async def test_the_demo_customers_journal_has_a_win_a_loss_and_an_open_trade(app
     async with app.state.db.sessionmaker() as s, s.begin() as transaction:
         customer_id = (await s.execute(select(User.id).where(User.email == DEMO_CUSTOMER_EMAIL))).scalar_one()
         await s.execute(delete(JournalEntry).where(JournalEntry.user_id == customer_id))
-        await seed_sample_journal(s, settings, [])
+        await seed_sample_journal(s, settings, DemoAccounts(educator_ids=[], customer_id=customer_id))
         journal = await list_journal(s, customer_id)
         await transaction.rollback()
     results = sorted((e.status, e.r_multiple is not None and e.r_multiple > 0) for e in journal.entries)

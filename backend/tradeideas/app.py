@@ -38,6 +38,7 @@ from tradeideas.desk import events as desk_events
 from tradeideas.desk.router import router as desk_router
 from tradeideas.housekeeping import Housekeeping
 from tradeideas.ideas import events as idea_events
+from tradeideas.ideas import service as ideas_service
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.events import (
     IdeaCreated,
@@ -55,9 +56,12 @@ from tradeideas.ledger import service as ledger
 from tradeideas.ledger.router import router as proof_router
 from tradeideas.media.router import files_router as media_files_router
 from tradeideas.media.router import router as media_router
+from tradeideas.notifications import events as notification_events
+from tradeideas.notifications.events import NotificationSettingsChanged
+from tradeideas.notifications.router import router as notifications_router
 from tradeideas.prices import events as price_events
 from tradeideas.prices import service as price_checks
-from tradeideas.prices.events import IdeaVerificationChanged
+from tradeideas.prices.events import IdeaPriceChecked, IdeaVerificationChanged
 from tradeideas.prices.poller import PricePoller
 from tradeideas.prices.router import router as prices_router
 from tradeideas.profiles.router import router as profiles_router
@@ -77,12 +81,19 @@ from tradeideas.trackrecords.router import router as track_records_router
 # The composition root: every router, included in this order (FastAPI matches routes first to last, so the
 # busiest, the idea lists and the event stream, come first). A new domain adds its router here.
 ROUTERS = [ideas_fast_router, ideas_router, realtime_router, system_router, auth_router]
-ROUTERS += [chat_router, profiles_router]
+ROUTERS += [chat_router, profiles_router, notifications_router]
 ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router, prices_router]
 ROUTERS += [admin_router, admin_links_router, proof_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
-EVENTS = (*idea_events.EVENTS, *chat_events.EVENTS, *auth_events.EVENTS, *desk_events.EVENTS, *price_events.EVENTS)
+EVENTS = (
+    *idea_events.EVENTS,
+    *chat_events.EVENTS,
+    *auth_events.EVENTS,
+    *desk_events.EVENTS,
+    *notification_events.EVENTS,
+    *price_events.EVENTS,
+)
 
 
 def subscribe(
@@ -107,6 +118,9 @@ def subscribe(
         room = await chat_service.get_room(db, message.room_id)
         await enqueue_chat_push(db, message, room.name)
 
+    async def recount_unseen(db: AsyncSession, event: NotificationSettingsChanged) -> None:
+        await ideas_service.recount_unseen(db, event.user_id)
+
     def user_changed(event: UserChanged) -> None:
         sessions.forget_user(event.user_id)
         broker.on_user_changed(event.user_id)  # streams opened with an ended session close
@@ -125,6 +139,7 @@ def subscribe(
     bus.during(IdeaStatusChanged, ledger.on_idea_result)
     bus.during(IdeaWithdrawn, ledger.on_idea_withdrawn)
     bus.during(IdeaDeleted, ledger.on_idea_deleted)
+    bus.during(IdeaPriceChecked, ledger.on_price_checked)  # each step of the independent settlement
     bus.during(IdeaCreated, queue_pushes)  # same transaction: the deliveries commit with the idea
     # Same transaction: a track record never differs from the ideas it counts.
     bus.during(IdeaRecordChanged, track_records.on_record_changed)
@@ -147,6 +162,8 @@ def subscribe(
     # Open ideas are counted in records too: any change to an educator's ideas drops their answers.
     bus.after_commit(idea_events.EDUCATOR_IDEA_CHANGES, educator_ideas_changed)
     bus.after_commit(IdeasSeen, lambda event: ideas.forget_seen(event.user_id))
+    # Unseen counts and NEW tags follow the markets and educators a customer hears about.
+    bus.during(NotificationSettingsChanged, recount_unseen)
     bus.after_commit(UserChanged, user_changed)
     # The audit log records educators' deletions and login lockouts in the transaction that makes them.
     bus.during(IdeaDeleted, admin_service.audit_idea_deleted)

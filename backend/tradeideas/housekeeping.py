@@ -29,7 +29,8 @@ from tradeideas.core.metrics import HOUSEKEEPING_RUNS
 from tradeideas.db import Database, utcnow
 from tradeideas.ideas.models import IdeaImage, TradeIdea
 from tradeideas.ledger import service as ledger_service
-from tradeideas.media.models import MEDIA_URL_PREFIX, MediaFile
+from tradeideas.media.models import MediaFile
+from tradeideas.media.schemas import MEDIA_URL_PREFIX
 from tradeideas.push import service as push_service
 from tradeideas.realtime.service import prune_events
 from tradeideas.settings import Settings

@@ -6,9 +6,10 @@ from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
 from tradeideas.core.models import AppMeta
 from tradeideas.db import Base
 from tradeideas.desk.models import JournalEntry, RiskSettings
-from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaRevision, IdeaView, MutedEducator, TradeIdea
+from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaView, TradeIdea
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.media.models import MediaFile
+from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.push.models import PushDelivery, PushSubscription
 from tradeideas.realtime.models import Event

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.models import Role, User
 from tradeideas.auth.passwords import hash_password
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.chat.models import ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
@@ -51,7 +52,7 @@ def load_educators() -> list[EducatorConfig]:
 
 
 # Domains that ship sample content register a coroutine here (called once, on the first seed).
-SampleSeeder = Callable[[AsyncSession, Settings, list[User]], Awaitable[None]]
+SampleSeeder = Callable[[AsyncSession, Settings, DemoAccounts], Awaitable[None]]
 # The ledger's seeder runs right after the ideas are written, before anything else may change them (the history is
 # written through the commands: with the app's event bus its entries are already there, without it they are not).
 SAMPLE_SEEDERS: list[SampleSeeder] = [
@@ -111,9 +112,10 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
 
     if await db.get(AppMeta, SEEDED_KEY) is not None:
         return False
-    educators = list((await db.execute(select(User).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars())
+    educators = list((await db.execute(select(User.id).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars())
+    customer = (await db.execute(select(User.id).where(User.email == DEMO_CUSTOMER_EMAIL))).scalar_one_or_none()
     for seeder in SAMPLE_SEEDERS:
-        await seeder(db, settings, educators)
+        await seeder(db, settings, DemoAccounts(educator_ids=educators, customer_id=customer))
     db.add(AppMeta(key=SEEDED_KEY, value="1"))
     await db.flush()
     return True

@@ -12,8 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-
-# FORWARDED_ALLOW_IPS, checked here when settings are read; `core.proxies` answers who is trusted.
+# FORWARDED_ALLOW_IPS, read as uvicorn reads it (core.proxies.TrustedProxies answers whether a peer is one of them).
 DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1"
 
 

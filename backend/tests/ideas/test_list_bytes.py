@@ -20,9 +20,11 @@ from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
-from tradeideas.ideas.models import CustomerIdeaState, IdeaImage, IdeaView, MutedEducator, TradeIdea
+from tradeideas.ideas.models import IdeaImage, IdeaView, TradeIdea
 from tradeideas.ideas.schemas import IdeaOut
-from tradeideas.media.models import MediaFile, media_url
+from tradeideas.media.models import MediaFile
+from tradeideas.media.schemas import media_url
+from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 from tradeideas.prices import service as price_checks
 from tradeideas.prices.models import IdeaVerification
 from tradeideas.prices.schemas import ReceiptOut, Verification

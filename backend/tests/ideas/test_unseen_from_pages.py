@@ -13,10 +13,11 @@ from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.cache import IdeaCache
-from tradeideas.ideas.models import CustomerIdeaState, IdeaView, MutedEducator, TradeIdea
+from tradeideas.ideas.models import IdeaView, TradeIdea
 from tradeideas.ideas.pages import IdeaPages
 from tradeideas.ideas.queries import UNSEEN_COUNT_CAP, unseen_counts
 from tradeideas.ideas.schemas import UnseenCounts
+from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 
 IDEAS = UNSEEN_COUNT_CAP + 30
 

@@ -1,6 +1,7 @@
 """chatMessage pushes (off by default; educator switches and quiet hours apply) and ideaClosed pushes that
 say how the idea ended and open it."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 import httpx
@@ -14,7 +15,8 @@ from tests.push.conftest import FakePushService
 from tests.push.test_matrix import _queued_for, _subscribed
 from tradeideas.auth.models import User
 from tradeideas.db import utcnow
-from tradeideas.push.service import closed_notification, summary_notification
+from tradeideas.ideas.schemas import IdeaOutcome
+from tradeideas.push.texts import IdeaNotice, closed_notification, summary_notification
 
 
 async def _educator_id(app: FastAPI, email: str) -> int:
@@ -87,9 +89,11 @@ async def test_a_closed_idea_push_opens_the_idea_and_says_how_it_ended_for_not_t
         (None, None, "EUR/USD BUY closed: successful"),  # ideas closed before outcomes were recorded
     ],
 )
-def test_closed_notification_says_how_the_idea_ended(outcome: str | None, close_price: str | None, title: str) -> None:
-    idea = {"id": 12, "pair": "EUR/USD", "orderType": "BUY", "status": "successful", "market": "forex"}
-    message = closed_notification({**idea, "outcome": outcome, "closePrice": close_price})
+def test_closed_notification_says_how_the_idea_ended(
+    outcome: IdeaOutcome | None, close_price: str | None, title: str
+) -> None:
+    idea = IdeaNotice("Alex Morgan", "forex", "EUR/USD", "Leverage", "BUY", id=12, status="successful")
+    message = closed_notification(replace(idea, outcome=outcome, close_price=close_price))
     assert message["title"] == title
     assert message["url"] == "/customer/ideas/12"
 

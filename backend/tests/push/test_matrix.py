@@ -12,15 +12,16 @@ from sqlalchemy import delete, select, update
 
 from tests.ideas.test_ideas import create
 from tests.push.conftest import Browser, FakePushService
-from tests.push.test_push import IDEA, add_subscription, publish_idea
+from tests.push.test_push import add_subscription, idea_out, publish_idea
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of
 from tradeideas.db import utcnow
 from tradeideas.ideas.cache import IdeaCache
-from tradeideas.ideas.models import CustomerIdeaState, MutedEducator, TradeIdea
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
+from tradeideas.notifications.quiet import quiet_until
 from tradeideas.push import service
 from tradeideas.push.models import DeliveryStatus, PushDelivery, PushSubscription
-from tradeideas.push.quiet import quiet_until
 from tradeideas.push.worker import PushRuntime
 
 BERLIN_QUIET = {"start": "22:00", "end": "07:00", "timezone": "Europe/Berlin"}
@@ -161,7 +162,7 @@ async def test_a_delivery_is_queued_only_when_market_educator_and_event_allow(
     await _subscribed(app, push_service, "educator-off", muted=[1])
     await _subscribed(app, push_service, "other-educator-off", muted=[2])
     await _subscribed(app, push_service, "new-ideas-off", notify_new_idea=False)
-    assert await publish_idea(app, {**IDEA, "id": 7001, "educatorId": 1}) == 3
+    assert await publish_idea(app, idea_out(id=7001, educator_id=1)) == 3
     assert await _queued_for(app) == {
         "all-on": "pending",
         "defaults-row": "pending",
@@ -206,7 +207,7 @@ async def test_quiet_hours_hold_pushes_and_send_one_summary_when_they_end(
                 )
             )  # fmt: skip
             await session.flush()
-            await service.enqueue_idea_push(session, {**IDEA, "id": idea_id, "pair": pair}, app.state.settings, night)
+            await service.enqueue_idea_push(session, idea_out(id=idea_id, pair=pair), app.state.settings, night)
     assert await _queued_for(app) == {"awake": "pending", "sleeper": "held"}
     async with app.state.db.sessionmaker() as session:
         rows = list((await session.execute(select(PushDelivery))).scalars())

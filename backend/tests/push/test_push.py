@@ -18,7 +18,9 @@ from tests.push.conftest import Browser, FakePushService, b64url_decode
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of
 from tradeideas.db import utcnow
-from tradeideas.ideas.models import CustomerIdeaState, TradeIdea
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.ideas.schemas import IdeaOut
+from tradeideas.notifications.models import CustomerIdeaState
 from tradeideas.push import service
 from tradeideas.push.models import DeliveryStatus, PushDelivery, PushSubscription
 from tradeideas.push.schemas import SubscriptionIn
@@ -26,31 +28,38 @@ from tradeideas.push.vapid import load_vapid_keys
 from tradeideas.push.worker import PushRuntime
 from tradeideas.settings import Settings
 
-IDEA: dict[str, Any] = {
-    "id": 4242,
-    "educatorId": 1,
-    "educatorName": "Alex Morgan",
-    "pair": "EUR/USD",
-    "orderType": "BUY",
-    "ideaType": "Leverage",
-    "marketType": "Forex",
-    "market": "forex",
-    "chartUrl": "/media/chart-4242.jpg",
-}
+
+def idea_out(**changes: Any) -> IdeaOut:
+    """An idea as the API shows it (what `IdeaCreated` carries): Alex Morgan's EUR/USD BUY unless changed."""
+    now = utcnow()
+    fields: dict[str, Any] = {
+        "id": 4242, "educator_id": 1, "educator_name": "Alex Morgan", "educator_slug": None, "educator_image": None,
+        "specialty": None, "pair": "EUR/USD", "time_frame": "4H", "order_type": "BUY", "idea_type": "Leverage",
+        "market_type": "Forex", "market": "forex", "entry1": "1", "entry2": None, "invalidation_level": "0.9",
+        "exit1": "1.2", "exit2": None, "exit3": None, "notes": None, "status": "active", "completed": False,
+        "image_ids": [], "image_urls": [], "image_full_urls": [], "chart_url": "/media/chart-4242.jpg",
+        "video_url": None, "audio_url": None, "created_at": now, "updated_at": now, "edited": False,
+        "edited_after_publish": False, "outcome": None, "close_price": None, "closed_at": None, "r_multiple": None,
+        "identity_fixed_at": now, "result_fixed_at": None,
+    }  # fmt: skip
+    return IdeaOut.model_validate({**fields, **changes})
 
 
-async def publish_idea(app: FastAPI, idea: dict[str, Any]) -> int:
+IDEA = idea_out()
+
+
+async def publish_idea(app: FastAPI, idea: IdeaOut) -> int:
     """What the ideas service does on create: queue the pushes in the idea's transaction.
 
     Deliveries reference their idea (deleting it drops them), so the row must exist.
     """
     async with app.state.db.sessionmaker() as session, session.begin():
-        if await session.get(TradeIdea, idea["id"]) is None:
+        if await session.get(TradeIdea, idea.id) is None:
             session.add(
                 TradeIdea(
-                    id=idea["id"], educator_id=idea["educatorId"], market_type=idea["marketType"],
-                    market=idea["market"], order_type=idea["orderType"], idea_type=idea["ideaType"],
-                    pair=idea["pair"], time_frame="4H", entry1="1", invalidation_level="0.9", exit1="1.2",
+                    id=idea.id, educator_id=idea.educator_id, market_type=idea.market_type,
+                    market=idea.market, order_type=idea.order_type, idea_type=idea.idea_type,
+                    pair=idea.pair, time_frame="4H", entry1="1", invalidation_level="0.9", exit1="1.2",
                     status="active", completed=False, edited=False, created_at=utcnow(), updated_at=utcnow(),
                 )
             )  # fmt: skip
@@ -228,8 +237,8 @@ async def test_per_market_preferences(app: FastAPI, push_service: FakePushServic
     for user_id, name in [(default, "default"), (forex_only, "forex-only"), (muted, "muted")]:
         await add_subscription(app, user_id, push_service.browser(name))
 
-    assert await publish_idea(app, {**IDEA, "id": 1, "market": "crypto", "marketType": "Crypto", "pair": "BTC"}) == 1
-    await publish_idea(app, {**IDEA, "id": 2})
+    assert await publish_idea(app, idea_out(id=1, market="crypto", market_type="Crypto", pair="BTC")) == 1
+    await publish_idea(app, idea_out(id=2))
     await push_service.wait_for(lambda: len(push_service.received.get("default", [])) == 2)
     await push_service.wait_for(lambda: "forex-only" in push_service.received)
     await asyncio.sleep(0.3)
@@ -279,7 +288,10 @@ async def test_failures_are_retried_with_backoff_then_given_up(
 
 async def test_queueing_problems_never_fail_the_idea(app: FastAPI) -> None:
     async with app.state.db.sessionmaker() as session, session.begin():
-        assert await service.enqueue_idea_push(session, {**IDEA, "pair": object()}, app.state.settings) == 0
+        assert (
+            await service.enqueue_idea_push(session, IDEA.model_copy(update={"pair": object()}), app.state.settings)
+            == 0
+        )
         session.add(CustomerIdeaState(user_id=await new_customer(app)))  # the transaction goes on
     assert await deliveries(app) == []
 

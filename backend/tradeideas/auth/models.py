@@ -7,7 +7,7 @@ from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from tradeideas.db import Base, UTCDateTime, utcnow
-from tradeideas.media.models import media_url
+from tradeideas.media.schemas import media_url
 
 
 class Role(StrEnum):

@@ -1,10 +1,19 @@
 """Request and response bodies of the auth routes."""
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field, field_validator
 
 from tradeideas.core.schemas import CamelModel
+
+
+@dataclass(frozen=True)
+class DemoAccounts:
+    """The seeded accounts demo content is written for (handed to each domain's sample seeder)."""
+
+    educator_ids: list[int]
+    customer_id: int | None
 
 
 class LoginRequest(CamelModel):
@@ -39,6 +48,23 @@ class CurrentUser(CamelModel):
     specialty: str | None
     slug: str | None
     avatar_url: str | None = None
+
+
+class PublicUser(CamelModel):
+    """A user as other people see them (an idea's educator, a message's author, a record's profile): never their
+    e-mail or account state. `auth.service.public_user` is the one place that builds it from a row."""
+
+    id: int
+    role: str
+    first_name: str
+    last_name: str
+    name: str = Field(description="First and last name, or the role's fallback (Professional Educator)")
+    slug: str | None
+    specialty: str | None
+    avatar_url: str | None
+    bio: str
+    years_experience: int
+    trading_style: str | None
 
 
 class LoginResponse(CamelModel):

@@ -6,15 +6,16 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import String, bindparam, delete, func, select, update
+from sqlalchemy import Select, String, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from tradeideas.auth.cache import Login
 from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import LoginAttempt, Role, Session, User
 from tradeideas.auth.passwords import hash_password, verify_password
-from tradeideas.auth.schemas import CurrentUser
+from tradeideas.auth.schemas import CurrentUser, PublicUser
 from tradeideas.core.errors import Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized
 from tradeideas.core.limits import LoopLimiter
 from tradeideas.core.metrics import LOGIN_FAILURES, LOGIN_LOCKOUTS
@@ -270,6 +271,19 @@ async def add_user(db: AsyncSession, *, email: str, password: str, role: Role, f
     return user
 
 
+def active_customer_ids() -> Select[Any]:
+    """The ids of customers whose accounts are enabled (those anything may be sent to), as a statement to build on."""
+    return select(User.id).where(User.role == Role.CUSTOMER, User.disabled.is_(False))
+
+
+async def educator_ids(db: AsyncSession, among: Iterable[int] | None = None) -> list[int]:
+    """The ids of every educator (or of those among `among`), in order."""
+    query = select(User.id).where(User.role == Role.EDUCATOR).order_by(User.id)
+    if among is not None:
+        query = query.where(User.id.in_(list(among)))
+    return list((await db.execute(query)).scalars())
+
+
 async def set_password(db: AsyncSession, user: User, password: str) -> None:
     validate_new_password(password)
     user.password_hash = await hash_password(password)
@@ -279,6 +293,47 @@ async def set_password(db: AsyncSession, user: User, password: str) -> None:
 async def disable_user(db: AsyncSession, user: User) -> None:
     user.disabled = True
     await revoke_all_sessions(db, user)
+
+
+def public_user(user: User) -> PublicUser:
+    """The one mapping from a user row to what others may see of it (names and pictures by `display_name` and
+    `avatar_url`, the rules the idea list also applies to its plain columns)."""
+    return PublicUser(
+        id=user.id,
+        role=user.role,
+        first_name=user.first_name,
+        last_name=user.last_name,
+        name=user.display_name,
+        slug=user.slug,
+        specialty=user.specialty or None,
+        avatar_url=user.avatar_url,
+        bio=user.bio,
+        years_experience=user.years_experience,
+        trading_style=user.trading_style,
+    )
+
+
+async def public_users(db: AsyncSession, ids: Iterable[int]) -> dict[int, PublicUser]:
+    """The public form of each of these users that exists, by id."""
+    wanted = set(ids)
+    if not wanted:
+        return {}
+    rows = await db.execute(select(User).where(User.id.in_(wanted)))
+    return {user.id: public_user(user) for user in rows.scalars()}
+
+
+async def listed_educators(db: AsyncSession, educator_id: int | None = None) -> list[PublicUser]:
+    """Educators shown to customers (enabled, with a public profile), in id order; only `educator_id` if given."""
+    query = select(User).where(User.role == Role.EDUCATOR, User.disabled.is_(False), User.is_public.is_(True))
+    if educator_id is not None:
+        query = query.where(User.id == educator_id)
+    return [public_user(user) for user in (await db.execute(query.order_by(User.id))).scalars()]
+
+
+async def educator_slugs(db: AsyncSession) -> list[str]:
+    """The URL slugs of enabled educators, in id order (their pages exist even when their profile is private)."""
+    query = select(User.slug).where(User.role == Role.EDUCATOR, User.slug.is_not(None), User.disabled.is_(False))
+    return [slug for slug in (await db.execute(query.order_by(User.id))).scalars() if slug]
 
 
 def current_user_out(user: User) -> CurrentUser:

@@ -42,7 +42,7 @@ async def list_messages(
 async def post_message(room_id: PathId, body: MessageCreate, principal: EducatorOnly, db: DbSession) -> MessageOut:
     """Post a message (text, an image, or both) to a room."""
     room = await service.get_room(db, room_id)
-    message = await service.post_message(db, principal.user, room, text=body.message, image_id=body.image_id)
+    message = await service.post_message(db, principal.id, room, text=body.message, image_id=body.image_id)
     return (await service.to_out(db, principal.id, [message]))[0]
 
 
@@ -67,7 +67,7 @@ async def delete_message(message_id: PathId, principal: EducatorOnly, db: DbSess
 async def add_reaction(message_id: PathId, kind: ReactionKind, principal: AnyUser, db: DbSession) -> MessageOut:
     """Add the caller's heart or like to a message (idempotent); returns the message with new counts."""
     message = await service.get_message(db, message_id)
-    message = await service.set_reaction(db, principal.user, message, kind, on=True)
+    message = await service.set_reaction(db, principal.id, message, kind, on=True)
     return (await service.to_out(db, principal.id, [message]))[0]
 
 
@@ -75,5 +75,5 @@ async def add_reaction(message_id: PathId, kind: ReactionKind, principal: AnyUse
 async def remove_reaction(message_id: PathId, kind: ReactionKind, principal: AnyUser, db: DbSession) -> MessageOut:
     """Remove the caller's heart or like from a message (idempotent); returns the message with new counts."""
     message = await service.get_message(db, message_id)
-    message = await service.set_reaction(db, principal.user, message, kind, on=False)
+    message = await service.set_reaction(db, principal.id, message, kind, on=False)
     return (await service.to_out(db, principal.id, [message]))[0]

@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
-from tradeideas.auth.models import Role, User
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom, ReactionKind
 from tradeideas.db import utcnow
 from tradeideas.media.demo_charts import draw_chart
@@ -33,28 +33,29 @@ SAMPLES: dict[str, list[tuple[int, str, list[tuple[str, str]] | None, tuple[Reac
 }  # fmt: skip
 
 
-async def seed_sample_messages(db: AsyncSession, settings: Settings, educators: list[User]) -> None:
+async def seed_sample_messages(db: AsyncSession, settings: Settings, demo: DemoAccounts) -> None:
+    educators = demo.educator_ids
     if not educators:
         return
+    customer_id = demo.customer_id
     rooms = {room.name: room for room in (await db.execute(select(ChatRoom))).scalars()}
-    customer = (await db.execute(select(User).where(User.role == Role.CUSTOMER).order_by(User.id))).scalars().first()
     now = utcnow()
     for name, messages in SAMPLES.items():
         room = rooms.get(name)
         if room is None:
             continue
         for position, (edu, text, chart, reactions) in enumerate(messages):
-            educator = educators[edu % len(educators)]
+            educator_id = educators[edu % len(educators)]
             image_id = None
             if chart is not None:
                 png = await run_in_threadpool(draw_chart, text.split()[0], chart, bullish=True, seed=position)
-                image_id = (await store_image_bytes(db, settings, educator.id, png)).id
+                image_id = (await store_image_bytes(db, settings, educator_id, png)).id
             sent = now - timedelta(minutes=40 * (len(messages) - position))
             message = ChatMessage(
-                room_id=room.id, user_id=educator.id, message=text, image_id=image_id, created_at=sent, updated_at=sent
+                room_id=room.id, user_id=educator_id, message=text, image_id=image_id, created_at=sent, updated_at=sent
             )
             db.add(message)
             await db.flush()
-            if customer is not None:
-                db.add_all(ChatReaction(message_id=message.id, user_id=customer.id, kind=kind) for kind in reactions)
+            if customer_id is not None:
+                db.add_all(ChatReaction(message_id=message.id, user_id=customer_id, kind=kind) for kind in reactions)
     await db.flush()

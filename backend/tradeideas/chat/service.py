@@ -10,18 +10,16 @@ from sqlalchemy import and_, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import User
+from tradeideas.auth import service as auth_service
 from tradeideas.chat.events import ChatMessageCreated, ChatMessageDeleted, ChatMessageUpdated, ChatReactionUpdated
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom, ReactionKind
 from tradeideas.chat.schemas import MessageOut
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import utcnow
 from tradeideas.media import service as media_service
-from tradeideas.media.models import MediaFile
 from tradeideas.realtime.service import publish
 
 ROOM_NAMES = ("Leverage Ideas", "Exchange Ideas")  # the only rooms shown (spec §9)
-DEFAULT_USER_NAME = "Educator"
 IMAGE_ONLY_TEXT = "Shared an image"
 MESSAGE_REQUIRED = "Please enter a message or attach an image"
 ROOM_NOT_FOUND = "Chat room not found"
@@ -66,10 +64,10 @@ async def list_messages(
 
 
 async def post_message(
-    db: AsyncSession, author: User, room: ChatRoom, *, text: str | None, image_id: int | None
+    db: AsyncSession, author_id: int, room: ChatRoom, *, text: str | None, image_id: int | None
 ) -> ChatMessage:
     if image_id is not None:
-        await media_service.owned_media(db, author.id, [image_id])
+        await media_service.owned_media(db, author_id, [image_id])
     text = (text or "").strip()
     if not text:
         if image_id is None:
@@ -77,7 +75,7 @@ async def post_message(
         text = IMAGE_ONLY_TEXT
     now = utcnow()
     message = ChatMessage(
-        room_id=room.id, user_id=author.id, message=text, image_id=image_id, created_at=now, updated_at=now
+        room_id=room.id, user_id=author_id, message=text, image_id=image_id, created_at=now, updated_at=now
     )
     db.add(message)
     await db.flush()
@@ -112,16 +110,18 @@ async def delete_message(db: AsyncSession, message: ChatMessage) -> ChatMessage:
     return message
 
 
-async def set_reaction(db: AsyncSession, user: User, message: ChatMessage, kind: ReactionKind, on: bool) -> ChatMessage:
+async def set_reaction(
+    db: AsyncSession, user_id: int, message: ChatMessage, kind: ReactionKind, on: bool
+) -> ChatMessage:
     """Idempotent: adding an existing reaction or removing a missing one changes nothing."""
-    mine = and_(ChatReaction.message_id == message.id, ChatReaction.user_id == user.id, ChatReaction.kind == kind)
+    mine = and_(ChatReaction.message_id == message.id, ChatReaction.user_id == user_id, ChatReaction.kind == kind)
     changed = False
     if not on:
         changed = bool(getattr(await db.execute(delete(ChatReaction).where(mine)), "rowcount", 0))
     elif (await db.execute(select(ChatReaction.id).where(mine))).first() is None:
         try:
             async with db.begin_nested():  # a concurrent identical PUT loses the race on the unique key
-                db.add(ChatReaction(message_id=message.id, user_id=user.id, kind=kind))
+                db.add(ChatReaction(message_id=message.id, user_id=user_id, kind=kind))
             changed = True
         except IntegrityError:
             pass
@@ -139,9 +139,7 @@ async def to_out(db: AsyncSession, viewer_id: int, messages: Sequence[ChatMessag
     if not messages:
         return []
     ids = [m.id for m in messages]
-    authors = {
-        u.id: u for u in (await db.execute(select(User).where(User.id.in_({m.user_id for m in messages})))).scalars()
-    }
+    authors = await auth_service.public_users(db, {m.user_id for m in messages})
     counts: dict[tuple[int, str], int] = {}
     count_rows = await db.execute(
         select(ChatReaction.message_id, ChatReaction.kind, func.count())
@@ -158,11 +156,7 @@ async def to_out(db: AsyncSession, viewer_id: int, messages: Sequence[ChatMessag
             )
         )
     }
-    images: dict[int, str] = {}
-    image_ids = {m.image_id for m in messages if m.image_id is not None}
-    if image_ids:
-        rows = await db.execute(select(MediaFile).where(MediaFile.id.in_(image_ids)))
-        images = {media.id: media.url for media in rows.scalars()}
+    images = await media_service.urls(db, {m.image_id for m in messages if m.image_id is not None})
     out = []
     for m in messages:
         author = authors[m.user_id]
@@ -171,9 +165,9 @@ async def to_out(db: AsyncSession, viewer_id: int, messages: Sequence[ChatMessag
                 id=m.id,
                 room_id=m.room_id,
                 user_id=m.user_id,
-                user_name=f"{author.first_name} {author.last_name}".strip() or DEFAULT_USER_NAME,
+                user_name=author.name,
                 user_role=author.role,
-                specialty=author.specialty or None,
+                specialty=author.specialty,
                 user_image=author.avatar_url,
                 message=m.message,
                 image_url=images.get(m.image_id) if m.image_id is not None else None,

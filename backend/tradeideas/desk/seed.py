@@ -3,36 +3,31 @@ so a first run shows results in R and in the account currency beside each educat
 
 from datetime import timedelta
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import Role, User
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.desk.models import JournalEntry
 from tradeideas.desk.schemas import JournalCreate, JournalUpdate
 from tradeideas.desk.service import level_number, take_idea, update_entry
-from tradeideas.ideas.models import IdeaStatus, TradeIdea
+from tradeideas.ideas import service as ideas
 from tradeideas.settings import Settings
 
 # (status of the sample idea taken, where the customer got out: "close" the educator's close price,
 # "invalidation" the stop, None still open, the customer's note)
 TAKEN: tuple[tuple[str, str | None, str], ...] = (
-    (IdeaStatus.SUCCESSFUL, "close", "Took it at the first entry; out where the educator closed."),
-    (IdeaStatus.UNSUCCESSFUL, "invalidation", "Stopped out. Risk was 1 % as planned."),
-    (IdeaStatus.ACTIVE, None, "Second entry still to fill if price dips."),
+    ("successful", "close", "Took it at the first entry; out where the educator closed."),
+    ("unsuccessful", "invalidation", "Stopped out. Risk was 1 % as planned."),
+    ("active", None, "Second entry still to fill if price dips."),
 )
 
 
-async def seed_sample_journal(db: AsyncSession, _settings: Settings, _educators: list[User]) -> None:
-    # On the first seed the demo customer is the only customer.
-    customer_id = (
-        await db.execute(select(User.id).where(User.role == Role.CUSTOMER).order_by(User.id).limit(1))
-    ).scalar_one()
+async def seed_sample_journal(db: AsyncSession, _settings: Settings, demo: DemoAccounts) -> None:
+    customer_id = demo.customer_id
+    if customer_id is None:
+        return
     for status, exit_at, note in TAKEN:
-        idea = (
-            await db.execute(
-                select(TradeIdea).where(TradeIdea.status == status).order_by(TradeIdea.created_at.desc()).limit(1)
-            )
-        ).scalar_one()
+        idea = await ideas.newest_idea(db, status)
+        assert idea is not None, "the sample ideas have every status"
         fill = level_number(idea.entry1)
         assert fill is not None, "sample ideas have numeric levels"
         taken = await take_idea(db, customer_id, JournalCreate(idea_id=idea.id, fill_price=fill, note=note))

@@ -8,7 +8,6 @@ risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import User
 from tradeideas.core.errors import NotFound
 from tradeideas.db import utcnow
 from tradeideas.desk.events import JournalChanged
@@ -21,11 +20,10 @@ from tradeideas.desk.schemas import (
     JournalUpdate,
     RiskSettingsBody,
 )
-from tradeideas.ideas.models import TradeIdea
+from tradeideas.ideas import service as ideas
 from tradeideas.realtime.service import publish
 
 ENTRY_NOT_FOUND = "Journal entry not found"
-IDEA_NOT_FOUND = "Trade idea not found"
 
 
 # ---------------------------------------------------------------- risk settings
@@ -129,42 +127,37 @@ def totals(entries: list[JournalEntryOut], currency: str) -> JournalTotals:
 async def list_journal(db: AsyncSession, user_id: int) -> JournalOut:
     """The caller's entries, newest first, each with the educator's current status of the idea, and totals."""
     rows = await db.execute(
-        select(JournalEntry, TradeIdea.status, TradeIdea.r_multiple)
-        .outerjoin(TradeIdea, TradeIdea.id == JournalEntry.idea_id)
+        select(JournalEntry)
         .where(JournalEntry.user_id == user_id)
         .order_by(JournalEntry.created_at.desc(), JournalEntry.id.desc())
     )
-    entries = [entry_out(entry, status, idea_r) for entry, status, idea_r in rows.all()]
+    journal = list(rows.scalars())
+    results = await ideas.idea_results(db, {e.idea_id for e in journal if e.idea_id is not None})
+    entries = [entry_out(entry, *_result(results, entry)) for entry in journal]
     settings = await get_risk_settings(db, user_id)
     return JournalOut(entries=entries, totals=totals(entries, settings.account_currency))
 
 
-async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | None, float | None]:
+def _result(results: dict[int, ideas.IdeaResult], entry: JournalEntry) -> tuple[str | None, float | None]:
     """The educator's recorded status and R of the entry's idea (None, None once it was deleted)."""
-    if entry.idea_id is None:
-        return None, None
-    row = (
-        await db.execute(select(TradeIdea.status, TradeIdea.r_multiple).where(TradeIdea.id == entry.idea_id))
-    ).one_or_none()
-    return (None, None) if row is None else (row[0], row[1])
+    result = results.get(entry.idea_id) if entry.idea_id is not None else None
+    return (None, None) if result is None else (result.status, result.r_multiple)
+
+
+async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | None, float | None]:
+    ids = [entry.idea_id] if entry.idea_id is not None else []
+    return _result(await ideas.idea_results(db, ids), entry)
 
 
 async def take_idea(db: AsyncSession, user_id: int, body: JournalCreate) -> JournalEntryOut:
     """Record a trade taken from an idea, copying its levels and the customer's current risk amount."""
-    row = (
-        await db.execute(
-            select(TradeIdea, User).join(User, User.id == TradeIdea.educator_id).where(TradeIdea.id == body.idea_id)
-        )
-    ).one_or_none()
-    if row is None:
-        raise NotFound(IDEA_NOT_FOUND)
-    idea, educator = row
+    idea = await ideas.public_idea(db, body.idea_id)
     risk = await get_risk_settings(db, user_id)
     now = utcnow()
     entry = JournalEntry(
         user_id=user_id,
         idea_id=idea.id,
-        educator_name=educator.display_name,
+        educator_name=idea.educator_name,
         market=idea.market,
         pair=idea.pair,
         order_type=idea.order_type,

@@ -1,4 +1,4 @@
-"""Changing trade ideas: publish, edit with revisions, status, delete, customers' seen marks and settings.
+"""Changing trade ideas: publish, edit with revisions, status, delete, and customers' seen marks.
 
 Services never commit (the request session does, once); each change publishes its event in the same transaction.
 """
@@ -10,8 +10,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import Role, User
-from tradeideas.core.errors import AppError, Invalid
+from tradeideas.core.errors import AppError
 from tradeideas.db import utcnow
 from tradeideas.ideas.events import (
     IdeaCreated,
@@ -25,12 +24,10 @@ from tradeideas.ideas.events import (
 from tradeideas.ideas.markets import Market, listing_market
 from tradeideas.ideas.models import (
     COMPLETED_STATUSES,
-    CustomerIdeaState,
     IdeaImage,
     IdeaRevision,
     IdeaStatus,
     IdeaView,
-    MutedEducator,
     TradeIdea,
 )
 from tradeideas.ideas.outcomes import (
@@ -46,7 +43,6 @@ from tradeideas.ideas.outcomes import (
 )
 from tradeideas.ideas.queries import (
     PUBLIC_VIEWER,
-    get_notification_settings,
     normalise_status,
     present_one,
     recorded_levels,
@@ -55,10 +51,10 @@ from tradeideas.ideas.queries import (
 from tradeideas.ideas.schemas import (
     IdeaCreate,
     IdeaUpdate,
-    NotificationSettings,
     UnseenCounts,
 )
 from tradeideas.media import service as media_service
+from tradeideas.notifications import service as notifications
 from tradeideas.realtime.service import publish
 
 EDITABLE_FIELDS: dict[str, str] = {
@@ -324,24 +320,10 @@ async def delete_idea(db: AsyncSession, idea: TradeIdea, now: datetime | None = 
 # ---------------------------------------------------------------- customers' seen state
 
 
-async def _state(db: AsyncSession, user_id: int) -> CustomerIdeaState:
-    state = await db.get(CustomerIdeaState, user_id)
-    if state is None:
-        state = CustomerIdeaState(user_id=user_id, notify_forex=True, notify_crypto=True)
-        db.add(state)
-        await db.flush()
-    return state
-
-
 async def mark_seen(db: AsyncSession, user_id: int, idea_ids: list[int], market: Market | None) -> UnseenCounts:
     """Mark ideas seen by id and/or every current idea of a market (opening its card)."""
     if market is not None:
-        state = await _state(db, user_id)
-        now = utcnow()
-        if market == "forex":
-            state.forex_seen_until = now
-        else:
-            state.crypto_seen_until = now
+        await notifications.mark_market_seen(db, user_id, market, utcnow())
         # Per-idea rows of that market are now implied by the watermark.
         await db.execute(
             delete(IdeaView).where(
@@ -362,46 +344,13 @@ async def mark_seen(db: AsyncSession, user_id: int, idea_ids: list[int], market:
                 .on_conflict_do_nothing()
             )
     await db.flush()
+    return await recount_unseen(db, user_id)
+
+
+async def recount_unseen(db: AsyncSession, user_id: int) -> UnseenCounts:
+    """Count the customer's unseen ideas again and announce them: their other tabs and devices update their
+    badges, every server process drops its cached seen marks. Also after they changed their notification switches,
+    which decide what counts (`NotificationSettingsChanged`, wired in `app.subscribe`)."""
     counts = await unseen_counts(db, user_id)
-    # The customer's other tabs and devices update their badges; every server process drops their cached marks.
     await publish(db, IdeasSeen(user_id=user_id, **counts.model_dump()))
     return counts
-
-
-async def _set_educator_switches(db: AsyncSession, user_id: int, switches: dict[int, bool]) -> None:
-    educators = set(
-        (await db.execute(select(User.id).where(User.id.in_(list(switches)), User.role == Role.EDUCATOR))).scalars()
-    )
-    unknown = sorted(set(switches) - educators)
-    if unknown:
-        raise Invalid(f"No educator with id {unknown[0]}", code="unknown_educator")
-    await db.execute(
-        delete(MutedEducator).where(MutedEducator.user_id == user_id, MutedEducator.educator_id.in_(list(switches)))
-    )
-    for educator_id in sorted(e for e, on in switches.items() if not on):
-        db.add(MutedEducator(user_id=user_id, educator_id=educator_id))
-
-
-async def set_notification_settings(db: AsyncSession, user_id: int, body: NotificationSettings) -> NotificationSettings:
-    """Markets always; educators, events and quiet hours only when the body names them (null quiet hours: off)."""
-    state = await _state(db, user_id)
-    state.notify_forex = body.forex
-    state.notify_crypto = body.crypto
-    given = body.model_fields_set
-    if body.educators is not None:
-        await _set_educator_switches(db, user_id, body.educators)
-    if body.events is not None:
-        state.notify_new_idea = body.events.new_idea
-        state.notify_idea_closed = body.events.idea_closed
-        state.notify_chat = body.events.chat_message
-    if "quiet_hours" in given:
-        quiet = body.quiet_hours
-        state.quiet_start = quiet.start if quiet else None
-        state.quiet_end = quiet.end if quiet else None
-        state.quiet_timezone = quiet.timezone if quiet else None
-    await db.flush()
-    # Counts and NEW tags follow the markets a customer is notified about: their tabs and every process's
-    # cached seen marks learn the change from this event.
-    counts = await unseen_counts(db, user_id)
-    await publish(db, IdeasSeen(user_id=user_id, **counts.model_dump()))
-    return await get_notification_settings(db, user_id)

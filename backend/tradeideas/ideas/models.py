@@ -1,4 +1,4 @@
-"""Trade ideas, their images, their revision history and each customer's seen / notification state."""
+"""Trade ideas, their images, their revision history and which ideas each customer has seen."""
 
 from datetime import datetime
 from enum import StrEnum
@@ -6,9 +6,7 @@ from enum import StrEnum
 from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from tradeideas.auth.models import User
 from tradeideas.db import Base, UTCDateTime, utcnow
-from tradeideas.media.models import MediaFile
 
 
 class IdeaStatus(StrEnum):
@@ -69,7 +67,6 @@ class TradeIdea(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
-    educator: Mapped[User] = relationship(lazy="raise")
     images: Mapped[list["IdeaImage"]] = relationship(
         lazy="raise", order_by="IdeaImage.position", cascade="all, delete-orphan", passive_deletes=True
     )
@@ -83,8 +80,6 @@ class IdeaImage(Base):
     idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     media_id: Mapped[int] = mapped_column(ForeignKey("media_files.id", ondelete="CASCADE"), index=True)
-
-    media: Mapped[MediaFile] = relationship(lazy="raise")
 
 
 class IdeaRevision(Base):
@@ -110,38 +105,3 @@ class IdeaView(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True, index=True)
     seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-
-
-class CustomerIdeaState(Base):
-    """Per customer: notification preference per market and the moment each market was last opened."""
-
-    __tablename__ = "customer_idea_state"
-
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
-    notify_forex: Mapped[bool] = mapped_column(Boolean, default=True)
-    notify_crypto: Mapped[bool] = mapped_column(Boolean, default=True)
-    # Ideas of a market created at or before this moment count as seen (set when the market is opened).
-    forex_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
-    crypto_seen_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
-    # Which events reach the customer's phone (markets and educators are switched separately).
-    notify_new_idea: Mapped[bool] = mapped_column(Boolean, default=True)
-    notify_idea_closed: Mapped[bool] = mapped_column(Boolean, default=True)
-    notify_chat: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Quiet hours ("22:00" to "07:00" in an IANA zone): pushes are held and summarised when they end.
-    quiet_start: Mapped[str | None] = mapped_column(String(5), default=None)
-    quiet_end: Mapped[str | None] = mapped_column(String(5), default=None)
-    quiet_timezone: Mapped[str | None] = mapped_column(String(64), default=None)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
-
-
-class MutedEducator(Base):
-    """An educator a customer switched off: no pushes, NEW tags or unseen counts for their ideas.
-
-    Only the exceptions are stored (every educator is on by default); the primary key serves the
-    `NOT EXISTS` lookups of the unseen counts and the push queue.
-    """
-
-    __tablename__ = "customer_muted_educators"
-
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
-    educator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)

@@ -34,27 +34,23 @@ from tradeideas.core.schemas import MAX_ID
 from tradeideas.db import DriverQuery, DriverReader, NamedRow, UTCDateTime, id_in
 from tradeideas.ideas.cache import SeenMarks
 from tradeideas.ideas.models import (
-    CustomerIdeaState,
     IdeaImage,
     IdeaRevision,
     IdeaStatus,
     IdeaView,
-    MutedEducator,
     TradeIdea,
 )
 from tradeideas.ideas.outcomes import CORRECTION_WINDOW, LEVEL_FIELDS, Levels, identity_fixed_at, result_fixed_at
 from tradeideas.ideas.schemas import (
     INVALID_STATUS,
     MAX_LIMIT,
-    EventSwitches,
     IdeaListQuery,
     IdeaOut,
-    NotificationSettings,
-    QuietHours,
     RevisionOut,
     UnseenCounts,
 )
 from tradeideas.media.models import MediaFile, media_url
+from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 from tradeideas.prices import service as price_checks
 
 IDEA_NOT_FOUND = "Trade idea not found"
@@ -536,32 +532,6 @@ async def unseen_counts(db: AsyncSession, user_id: int) -> UnseenCounts:
         query = select(func.count()).select_from(unseen.limit(UNSEEN_COUNT_CAP).subquery())
         counts[market] = (await db.execute(query)).scalar_one()
     return UnseenCounts(forex=counts["forex"], crypto=counts["crypto"], total=counts["forex"] + counts["crypto"])
-
-
-async def muted_educators(db: AsyncSession, user_id: int) -> frozenset[int]:
-    rows = await db.execute(select(MutedEducator.educator_id).where(MutedEducator.user_id == user_id))
-    return frozenset(rows.scalars())
-
-
-async def get_notification_settings(db: AsyncSession, user_id: int) -> NotificationSettings:
-    state = await db.get(CustomerIdeaState, user_id)
-    muted = await muted_educators(db, user_id)
-    educator_ids = (await db.execute(select(User.id).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars()
-    educators = {educator_id: educator_id not in muted for educator_id in educator_ids}
-    if state is None:
-        return NotificationSettings(forex=True, crypto=True, educators=educators, events=EventSwitches())
-    quiet = None
-    if state.quiet_start and state.quiet_end and state.quiet_timezone:
-        quiet = QuietHours(start=state.quiet_start, end=state.quiet_end, timezone=state.quiet_timezone)
-    return NotificationSettings(
-        forex=state.notify_forex,
-        crypto=state.notify_crypto,
-        educators=educators,
-        events=EventSwitches(
-            new_idea=state.notify_new_idea, idea_closed=state.notify_idea_closed, chat_message=state.notify_chat
-        ),
-        quiet_hours=quiet,
-    )
 
 
 def viewer_of(user_id: int, role: str) -> Viewer:

@@ -1,4 +1,4 @@
-"""HTTP routes for trade ideas, their revisions, and customers' seen state and notification settings."""
+"""HTTP routes for trade ideas, their revisions, and customers' seen state."""
 
 from typing import Annotated
 
@@ -17,7 +17,6 @@ from tradeideas.ideas.schemas import (
     IdeaOut,
     IdeaPage,
     IdeaUpdate,
-    NotificationSettings,
     RevisionOut,
     SeenRequest,
     StatusUpdate,
@@ -107,17 +106,3 @@ async def unseen_counts(
 ) -> UnseenCounts:
     """Unseen open ideas per market (0 where that market's notifications are off)."""
     return await pages.unseen_counts(principal.id)
-
-
-@router.get("/me/notification-settings")
-async def get_notification_settings(principal: CustomerOnly, db: DbSession) -> NotificationSettings:
-    """The customer's per-market notification switches (both on by default)."""
-    return await service.get_notification_settings(db, principal.id)
-
-
-@router.put("/me/notification-settings")
-async def put_notification_settings(
-    body: NotificationSettings, principal: CustomerOnly, db: DbSession
-) -> NotificationSettings:
-    """Turn Forex / Crypto notifications (and their unseen counts) on or off."""
-    return await service.set_notification_settings(db, principal.id, body)

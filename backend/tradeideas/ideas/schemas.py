@@ -1,11 +1,9 @@
 """Request and response bodies of the trade-idea routes (JSON in camelCase)."""
 
 from datetime import datetime
-from functools import lru_cache
 from typing import Annotated, Any, Literal, get_args
-from zoneinfo import available_timezones
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, WithJsonSchema, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from tradeideas.core.errors import coded_error
@@ -30,9 +28,12 @@ MAX_CURSOR_LENGTH = 200
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 
-_MARKET_TYPES = {"forex": "Forex", "crypto": "Crypto"}
-_ORDER_TYPES = {"buy": "BUY", "sell": "SELL", "bullish": "BUY", "bearish": "SELL"}
-_IDEA_TYPES = {"leverage": "Leverage", "exchange": "Exchange"}
+# What the API accepts for each choice, in any case: the values of the Literals (order and idea types defined once,
+# in core/schemas), and the spec's words for the directions.
+_MARKET_TYPES: dict[str, str] = {value.lower(): value for value in get_args(MarketType)}
+_ORDER_TYPES: dict[str, str] = {value.lower(): value for value in get_args(OrderType)}
+_ORDER_TYPES |= {"bullish": "BUY", "bearish": "SELL"}
+_IDEA_TYPES: dict[str, str] = {value.lower(): value for value in get_args(IdeaType)}
 # Limits per text field; the labels are the JSON names users of the API see.
 _TEXT_LIMITS = {
     "pair": ("pair", PAIR_MAX),
@@ -344,60 +345,3 @@ class UnseenCounts(CamelModel):
     forex: int
     crypto: int
     total: int
-
-
-class EventSwitches(CamelModel):
-    model_config = ConfigDict(extra="forbid")
-
-    new_idea: StrictBool = True
-    idea_closed: StrictBool = True
-    chat_message: StrictBool = False
-
-
-HH_MM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
-
-
-@lru_cache(maxsize=1)
-def _time_zones() -> frozenset[str]:
-    return frozenset(available_timezones())
-
-
-class QuietHours(CamelModel):
-    """Pushes wait from `start` to `end` (local time in `timezone`; may span midnight)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    start: str = Field(pattern=HH_MM, examples=["22:00"])
-    end: str = Field(pattern=HH_MM, examples=["07:00"])
-    timezone: str = Field(max_length=64, examples=["Europe/Berlin"], description="An IANA time zone name")
-
-    @field_validator("timezone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        if value not in _time_zones():
-            raise ValueError(f"Unknown time zone {value!r}: use an IANA name such as Europe/Berlin")
-        return value
-
-    @model_validator(mode="after")
-    def _not_empty(self) -> "QuietHours":
-        if self.start == self.end:
-            raise ValueError("Quiet hours must end at a different time than they start")
-        return self
-
-
-class NotificationSettings(CamelModel):
-    """What reaches the customer's phone. A push is sent only when its market, educator and event are all on.
-
-    In a PUT, `educators`, `events` and `quietHours` may be left out (unchanged); `quietHours: null` turns
-    quiet hours off; `educators` may name only some educators (the others keep their switch).
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    forex: StrictBool = True
-    crypto: StrictBool = True
-    educators: dict[int, StrictBool] | None = Field(
-        default=None, description="Educator id -> on/off (all on by default)"
-    )
-    events: EventSwitches | None = None
-    quiet_hours: QuietHours | None = None

@@ -9,7 +9,8 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
-from tradeideas.auth.models import User
+from tradeideas.auth import service as accounts
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.db import utcnow
 from tradeideas.ideas.commands import create_idea, set_status
 from tradeideas.ideas.markets import classify_market, listing_market
@@ -62,7 +63,8 @@ MEDIA_PAIR = "EUR/USD"
 DEMO_VIDEO_URL = "https://vimeo.com/76979871"
 
 
-async def seed_sample_ideas(db: AsyncSession, settings: Settings, educators: list[User]) -> None:
+async def seed_sample_ideas(db: AsyncSession, settings: Settings, demo: DemoAccounts) -> None:
+    educators = demo.educator_ids
     if not educators:
         return
     now = utcnow()
@@ -74,16 +76,16 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, educators: lis
         outcome = named or STATUS_OUTCOMES[IdeaStatus(status)][0] if status in STATUS_OUTCOMES else None
         if outcome is not None:  # history: published and closed on past days, one idea a day
             created = now - timedelta(days=len(SAMPLES) - age, hours=6)
-        educator = educators[edu % len(educators)]
+        educator_id = educators[edu % len(educators)]
         levels = [
             ("Entry 1", e1),
             ("Invalidation", inv),
             *((f"Exit {i}", x) for i, x in enumerate((x1, x2, x3), 1) if x),
         ]
         chart = await run_in_threadpool(draw_chart, pair, levels, bullish=order == "BUY", seed=age)
-        media = await store_image_bytes(db, settings, educator.id, chart)
+        media = await store_image_bytes(db, settings, educator_id, chart)
         idea = TradeIdea(
-            educator_id=educator.id,
+            educator_id=educator_id,
             market_type=market_type,
             market=listing_market(pair, market_type),
             order_type=order,
@@ -110,8 +112,8 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, educators: lis
         if pair == MEDIA_PAIR:
             for extra in (1, 2):
                 more = await run_in_threadpool(draw_chart, pair, levels, bullish=order == "BUY", seed=100 * extra + age)
-                images.append(await store_image_bytes(db, settings, educator.id, more))
-            voice = await store_audio_bytes(db, settings, educator.id, voice_note_wav())
+                images.append(await store_image_bytes(db, settings, educator_id, more))
+            voice = await store_audio_bytes(db, settings, educator_id, voice_note_wav())
             idea.audio_url, idea.video_url = voice.url, DEMO_VIDEO_URL
         db.add(idea)
         await db.flush()
@@ -145,7 +147,7 @@ def _markets(specialty: str | None) -> float:
     return 0.4
 
 
-async def seed_history(db: AsyncSession, settings: Settings, educators: list[User]) -> None:
+async def seed_history(db: AsyncSession, settings: Settings, demo: DemoAccounts) -> None:
     """40-80 completed ideas per educator over the last six months: deterministic (a generator seeded with the
     educator's id), both markets where the specialty fits, wins, losses and not-triggered ideas in a believable
     mix, published and closed through the same commands as real ideas (so revisions, events and the ledger
@@ -153,7 +155,9 @@ async def seed_history(db: AsyncSession, settings: Settings, educators: list[Use
     if not settings.demo_history:
         return
     now = utcnow()
-    for educator in educators:
+    educators = await accounts.public_users(db, demo.educator_ids)
+    for educator_id in demo.educator_ids:
+        educator = educators[educator_id]
         rng = random.Random(educator.id * 7919)
         crypto_share = _markets(educator.specialty)
         win_rate = rng.uniform(0.40, 0.58)

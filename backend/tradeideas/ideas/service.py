@@ -1,42 +1,84 @@
 """The ideas domain's rules, one module per concern: `queries` (reading and presenting), `commands`
 (changes, each publishing its event) and `pages` (the cached JSON list page). Routers use this module."""
 
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from tradeideas.ideas.commands import (
     create_idea,
     delete_idea,
     mark_seen,
-    set_notification_settings,
+    recount_unseen,
     set_status,
     update_idea,
 )
+from tradeideas.ideas.models import TradeIdea
 from tradeideas.ideas.pages import IdeaPages
 from tradeideas.ideas.queries import (
     IDEA_NOT_FOUND,
+    PUBLIC_VIEWER,
     Viewer,
     get_idea,
-    get_notification_settings,
     list_revisions,
     normalise_status,
     present_one,
     viewer_of,
 )
+from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.ideas.states import idea_states
 
 __all__ = [
     "IDEA_NOT_FOUND",
     "IdeaPages",
+    "IdeaResult",
     "Viewer",
     "create_idea",
     "delete_idea",
     "get_idea",
-    "get_notification_settings",
+    "idea_results",
     "idea_states",
     "list_revisions",
     "mark_seen",
+    "newest_idea",
     "normalise_status",
     "present_one",
-    "set_notification_settings",
+    "public_idea",
+    "recount_unseen",
     "set_status",
     "update_idea",
     "viewer_of",
 ]
+
+
+# ---- for other domains: an idea as everyone sees it, and its current result ------------------------
+
+
+class IdeaResult(NamedTuple):
+    status: str
+    r_multiple: float | None
+
+
+async def public_idea(db: AsyncSession, idea_id: int) -> IdeaOut:
+    """One idea as every viewer sees it (no NEW flag), read in the caller's transaction; 404 when there is none."""
+    return await present_one(db, await get_idea(db, idea_id), PUBLIC_VIEWER)
+
+
+async def newest_idea(db: AsyncSession, status: str) -> IdeaOut | None:
+    """The most recently published idea with this status, as everyone sees it (demo data follows these)."""
+    query = select(TradeIdea).where(TradeIdea.status == status).order_by(TradeIdea.created_at.desc()).limit(1)
+    idea = (await db.execute(query)).scalar_one_or_none()
+    return None if idea is None else await present_one(db, idea, PUBLIC_VIEWER)
+
+
+async def idea_results(db: AsyncSession, idea_ids: Iterable[int]) -> dict[int, IdeaResult]:
+    """Each idea's current status and R, by id (deleted ideas are missing)."""
+    wanted = set(idea_ids)
+    if not wanted:
+        return {}
+    rows = await db.execute(
+        select(TradeIdea.id, TradeIdea.status, TradeIdea.r_multiple).where(TradeIdea.id.in_(wanted))
+    )
+    return {idea_id: IdeaResult(status, r) for idea_id, status, r in rows}

@@ -17,6 +17,9 @@ GENESIS = "0" * 64
 Kind = Literal["idea.published", "idea.edited", "idea.result", "idea.deleted", "idea.price_check"]
 KINDS: tuple[Kind, ...] = ("idea.published", "idea.edited", "idea.result", "idea.deleted", "idea.price_check")
 Payload = dict[str, str | None]
+# The entries that describe an idea's state (its levels, status and outcome after the change); a price check's entry
+# records a step of the independent settlement instead and leaves the idea's state as it was.
+STATE_KINDS: frozenset[str] = frozenset({"idea.published", "idea.edited", "idea.result", "idea.deleted"})
 
 
 def _string(text: str) -> str:

@@ -20,9 +20,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.core.errors import NotFound
 from tradeideas.db import utcnow
 from tradeideas.ideas.events import IdeaCreated, IdeaDeleted, IdeaStatusChanged, IdeaUpdated, IdeaWithdrawn
-from tradeideas.ledger.chain import GENESIS, Entry, Kind, Payload, Planned, canonical, format_at, idea_payload
+from tradeideas.ledger.chain import (
+    GENESIS,
+    STATE_KINDS,
+    Entry,
+    Kind,
+    Payload,
+    Planned,
+    canonical,
+    format_at,
+    idea_payload,
+)
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.ledger.schemas import DayFingerprint, EntryOut, Head, LedgerPage, Proof
+from tradeideas.prices.events import IdeaPriceChecked
 
 # "ledger" in ASCII: the advisory lock that serialises appends (events use 111559182283891, housekeeping 7370421012).
 APPEND_LOCK = 0x6C6564676572
@@ -104,11 +115,11 @@ async def append_all(db: AsyncSession, planned: list[Planned]) -> None:
 
 
 async def last_payload(db: AsyncSession, subject_id: int) -> Payload | None:
-    """What the ledger last said about this subject (None when it never said anything)."""
+    """What the ledger last said about this subject's state (None when it never said anything)."""
     row = (
         await db.execute(
             select(LedgerEntry.payload)
-            .where(LedgerEntry.subject_id == subject_id)
+            .where(LedgerEntry.subject_id == subject_id, LedgerEntry.kind.in_(STATE_KINDS))
             .order_by(LedgerEntry.seq.desc())
             .limit(1)
         )
@@ -140,6 +151,19 @@ async def on_idea_deleted(db: AsyncSession, event: IdeaDeleted) -> None:
     await take_turn(db)
     known = await last_payload(db, event.id) or {"educatorId": str(event.educator_id), "pair": event.pair}
     await append(db, "idea.deleted", event.id, {**known, "status": "deleted"}, event.deleted_at or utcnow())
+
+
+async def on_price_checked(db: AsyncSession, event: IdeaPriceChecked) -> None:
+    """Each step of the independent settlement, with the price and the candle time that proves it."""
+    payload: Payload = {
+        "step": event.step,
+        "feed": event.feed,
+        "symbol": event.symbol,
+        "price": event.price,
+        "outcome": event.outcome,
+        "rMultiple": None if event.r_multiple is None else f"{event.r_multiple:.2f}",
+    }
+    await append(db, "idea.price_check", event.idea_id, payload, event.at)
 
 
 async def on_idea_withdrawn(db: AsyncSession, _event: IdeaWithdrawn) -> None:

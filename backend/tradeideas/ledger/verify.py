@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.ideas import service as ideas
-from tradeideas.ledger.chain import GENESIS, idea_payload
+from tradeideas.ledger.chain import GENESIS, STATE_KINDS, idea_payload
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
 
 BATCH = 10_000
@@ -29,7 +29,6 @@ COLUMNS = (
     LedgerEntry.hash,
 )
 # Price checks describe the market's view of an idea, not the idea's own fields: they do not change its state.
-STATE_KINDS = frozenset({"idea.published", "idea.edited", "idea.result", "idea.deleted"})
 
 
 @dataclass

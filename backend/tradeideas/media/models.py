@@ -8,7 +8,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from tradeideas.db import Base, UTCDateTime, utcnow
 
-MEDIA_URL_PREFIX = "/media/"
+# `as`: an explicit re-export, for the idea list (ideas/queries.py), which imports the rule from here.
+from tradeideas.media.schemas import media_url as media_url
 
 
 class MediaFile(Base):
@@ -36,7 +37,3 @@ class MediaFile(Base):
     @property
     def full_url(self) -> str:
         return media_url(self.full_file_name or self.file_name)
-
-
-def media_url(file_name: str) -> str:
-    return MEDIA_URL_PREFIX + file_name

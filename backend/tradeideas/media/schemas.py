@@ -1,10 +1,17 @@
-"""Response body of an upload."""
+"""Response body of an upload, and where media files are served (the URL rule every domain shows)."""
 
 from typing import Literal
 
 from pydantic import Field
 
 from tradeideas.core.schemas import CamelModel
+
+MEDIA_URL_PREFIX = "/media/"
+
+
+def media_url(file_name: str) -> str:
+    """Where the media file `file_name` is served."""
+    return MEDIA_URL_PREFIX + file_name
 
 
 class MediaOut(CamelModel):

@@ -10,6 +10,7 @@ import io
 import os
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -251,6 +252,16 @@ async def owned_media(db: AsyncSession, owner_id: int, ids: list[int]) -> dict[i
         raise Invalid("imageIds must name images, not voice notes", code="unknown_image")
     mark_in_use(*found.values())
     return found
+
+
+async def urls(db: AsyncSession, ids: Iterable[int]) -> dict[int, str]:
+    """Where each of these media files is served, by id (those that exist)."""
+    wanted = set(ids)
+    if not wanted:
+        return {}
+    return {
+        media.id: media.url for media in (await db.execute(select(MediaFile).where(MediaFile.id.in_(wanted)))).scalars()
+    }
 
 
 async def owned_audio(db: AsyncSession, owner_id: int, media_id: int) -> MediaFile:

@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.db import utcnow
 from tradeideas.ideas.outcomes import parse_level
 from tradeideas.ideas.pricing import PricedIdea, ideas_to_price
@@ -117,7 +118,7 @@ def _candles(idea: PricedIdea, path: Path, forex: bool, risk: Decimal, places: i
     return out
 
 
-async def seed_price_candles(db: AsyncSession, settings: Settings, educators: object = None) -> None:
+async def seed_price_candles(db: AsyncSession, settings: Settings, _demo: DemoAccounts | None = None) -> None:
     """A `SAMPLE_SEEDERS` entry: candles for every seeded idea the feeds could check."""
     await store_demo_candles(db, settings, utcnow())
 

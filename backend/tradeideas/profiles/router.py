@@ -50,4 +50,4 @@ async def change_password(
 @router.get("/users/educators")
 async def list_educators(_: AnyUser, db: DbSession) -> list[EducatorOut]:
     """The educators' public profiles (no e-mail addresses)."""
-    return [service.educator_out(user) for user in await service.list_educators(db)]
+    return await service.list_educators(db)

@@ -4,14 +4,12 @@ Profiles live on `users`, so names, photos and specialties shown on ideas and ch
 through joins and change everywhere at once. Services never commit; they return the changed user.
 """
 
-from collections.abc import Sequence
-
 from fastapi import UploadFile
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role, User
+from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid
 from tradeideas.db import utcnow
 from tradeideas.media import service as media_service
@@ -58,15 +56,14 @@ def profile_out(user: User) -> ProfileOut:
     )
 
 
-def educator_out(user: User) -> EducatorOut:
-    url = user.avatar_url
+def educator_out(user: PublicUser) -> EducatorOut:
     return EducatorOut(
         id=user.id,
         first_name=user.first_name,
         last_name=user.last_name,
-        display_name=user.display_name,
-        avatar_url=url,
-        profile_image=url,
+        display_name=user.name,
+        avatar_url=user.avatar_url,
+        profile_image=user.avatar_url,
         specialty=user.specialty,
         bio=user.bio,
         slug=user.slug,
@@ -140,13 +137,9 @@ async def remove_avatar(db: AsyncSession, user: User) -> User:
     return user
 
 
-async def list_educators(db: AsyncSession) -> Sequence[User]:
-    stmt = (
-        select(User)
-        .where(User.role == Role.EDUCATOR, User.disabled.is_(False), User.is_public.is_(True))
-        .order_by(User.id)
-    )
-    return (await db.execute(stmt)).scalars().all()
+async def list_educators(db: AsyncSession) -> list[EducatorOut]:
+    """Educators customers can see, with their public profiles."""
+    return [educator_out(user) for user in await auth_service.listed_educators(db)]
 
 
 async def change_password(

@@ -52,7 +52,9 @@ async def send_test_push(
     """Send a test or sample trade notification to the caller's own subscriptions, now."""
     sender = push.sender
     assert sender is not None  # started before the app serves requests
-    return await service.send_test_notification(db, sender, principal.user, body, settings.app_name)
+    return await service.send_test_notification(
+        db, sender, principal.id, principal.user.display_name, body, settings.app_name
+    )
 
 
 @router.post("/test-notification")
@@ -62,4 +64,6 @@ async def send_my_test_notification(
     """Send a plain test notification to the customer's own subscriptions now and report what happened."""
     sender = push.sender
     assert sender is not None  # started before the app serves requests
-    return await service.send_test_notification(db, sender, principal.user, PushTestIn(kind="test"), settings.app_name)
+    return await service.send_test_notification(
+        db, sender, principal.id, principal.user.display_name, PushTestIn(kind="test"), settings.app_name
+    )

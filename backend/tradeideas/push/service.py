@@ -1,4 +1,4 @@
-"""Subscriptions, the delivery queue (enqueue, claim, record results) and the notification texts.
+"""Subscriptions and the delivery queue: enqueue (for whom `notifications.audience` chooses), claim, record results.
 
 `enqueue_idea_push` runs inside the transaction that publishes `IdeaCreated`: the rows become visible
 (and the worker is woken) only when the idea commits, and a failure here is logged and swallowed (inside a
@@ -7,38 +7,32 @@ savepoint) so that push problems never fail or delay an idea.
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
-from sqlalchemy import (
-    JSON,
-    ColumnElement,
-    Integer,
-    Select,
-    String,
-    delete,
-    exists,
-    func,
-    insert,
-    literal,
-    select,
-    true,
-    update,
-)
+from sqlalchemy import JSON, Integer, String, delete, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import Role, User
+from tradeideas.chat.schemas import MessageOut
 from tradeideas.core.errors import Invalid
-from tradeideas.core.schemas import JsonPayload, json_payload
 from tradeideas.db import UTCDateTime, utcnow
-from tradeideas.ideas.models import CustomerIdeaState, MutedEducator
+from tradeideas.ideas.schemas import IdeaOut
+from tradeideas.notifications import service as notifications
+from tradeideas.notifications.quiet import quiet_until
 from tradeideas.push.endpoints import EndpointPolicy
 from tradeideas.push.models import Channel, DeliveryStatus, PushDelivery, PushSubscription
-from tradeideas.push.quiet import quiet_until
 from tradeideas.push.schemas import PushTestIn, PushTestOut, SubscriptionIn
 from tradeideas.push.sender import Outcome, Result, Sender, WebPushTarget
+from tradeideas.push.texts import (
+    IdeaNotice,
+    channel_message,
+    chat_notification,
+    closed_notification,
+    idea_notification,
+    summary_notification,
+)
 from tradeideas.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -48,7 +42,6 @@ TEST_FAILED = "PushAlert notification failed"
 TRADE_OK = "Trade notification sent successfully!"
 TRADE_FAILED = "Trade notification failed"
 NO_SUBSCRIPTION = "No push subscription for this account: allow notifications in this browser first."
-CHAT_PREVIEW = 120  # characters of a chat message shown in its notification
 
 
 # ---- subscriptions --------------------------------------------------------------------------------
@@ -84,136 +77,48 @@ async def unsubscribe(db: AsyncSession, user_id: int, endpoint: str) -> None:
     )
 
 
-# ---- notification texts ---------------------------------------------------------------------------
-def _market(idea: Mapping[str, Any]) -> str:
-    market = str(idea.get("market") or idea.get("marketType") or "").lower()
-    return market if market in ("forex", "crypto") else "crypto"
-
-
-def idea_notification(idea: Mapping[str, Any]) -> dict[str, Any]:
-    """The Web Push message for a new idea: educator, market, pair, idea type and direction; chart as image."""
-    market = _market(idea)
-    order = str(idea.get("orderType") or "BUY").upper()
-    direction = "Bullish" if order in ("BUY", "BULLISH") else "Bearish"
-    educator = idea.get("educatorName") or "Professional Educator"
-    idea_type = idea.get("ideaType") or "Leverage"
-    message: dict[str, Any] = {
-        "title": f"New {market.capitalize()} trade idea from {educator}",
-        "body": f"{idea.get('pair', '')} · {idea_type} · {direction} ({order})",
-        "url": f"/customer/{market}",
-        "tag": f"idea-{idea.get('id', 'sample')}",
-        "kind": "trade-idea",
-        "market": market,
-        "pair": idea.get("pair", ""),
-    }
-    if idea.get("id") is not None:
-        message["ideaId"] = idea["id"]
-    if idea.get("chartUrl"):
-        message["image"] = idea["chartUrl"]
-    return message
-
-
-def channel_message(notification: Mapping[str, Any]) -> dict[str, Any]:
-    text = f"{notification['title']}\n{notification['body']}\nOpen the app to see the entry and exit levels."
-    return {"text": text}
+# Statuses that end an idea (an `ideaClosed` push).
+ENDED = ("successful", "unsuccessful", "invalidated")
 
 
 # ---- queue ----------------------------------------------------------------------------------------
-# How an idea ended, after "EUR/USD BUY" (the wording of the front end's outcome labels).
-ENDINGS = {
-    "exit1": "closed: exit 1 reached",
-    "exit2": "closed: exit 2 reached",
-    "exit3": "closed: exit 3 reached",
-    "invalidation": "stopped at invalidation",
-    "not_triggered": "not triggered",
-}
-
-
-def ending(idea: Mapping[str, Any]) -> str:
-    """ "closed: exit 2 reached", "stopped at invalidation", "closed at 1.0921", "not triggered"; ideas
-    without a recorded outcome say their status ("closed: successful")."""
-    outcome = idea.get("outcome")
-    if outcome == "manual":
-        return f"closed at {idea.get('closePrice') or 'a manual price'}"
-    if isinstance(outcome, str) and outcome in ENDINGS:
-        return ENDINGS[outcome]
-    return f"closed: {idea.get('status') or 'closed'}"
-
-
-def closed_notification(idea: Mapping[str, Any]) -> dict[str, Any]:
-    """The push for an idea that ended: how it ended, opening that idea's own page."""
-    market = _market(idea)
-    idea_type = str(idea.get("ideaType") or "Leverage").lower()
-    heading = f"{idea.get('pair', '')} {str(idea.get('orderType') or '').upper()}".strip()
-    idea_id = idea.get("id")
-    return {
-        "title": f"{heading} {ending(idea)}",
-        "body": f"{idea.get('educatorName') or 'Professional Educator'} · {market.capitalize()} · {idea_type}",
-        "url": f"/customer/ideas/{idea_id}" if idea_id is not None else f"/customer/{market}/{idea_type}",
-        "tag": f"idea-closed-{idea_id if idea_id is not None else 'sample'}",
-        "kind": "idea-closed",
-        "market": market,
-        "pair": idea.get("pair", ""),
-        "ideaId": idea_id,
-    }
-
-
 async def enqueue_idea_closed_push(
-    db: AsyncSession, idea_payload: JsonPayload, settings: Settings, now: datetime | None = None
+    db: AsyncSession, idea: IdeaOut, settings: Settings, now: datetime | None = None
 ) -> int:
     """Like `enqueue_idea_push`, for an idea whose status ended it (`ideaClosed`): successful, unsuccessful or
     invalidated (not triggered)."""
-    idea = json_payload(idea_payload)
-    if idea.get("status") not in ("successful", "unsuccessful", "invalidated"):
-        return 0
     return await enqueue_idea_push(db, idea, settings, now, event="ideaClosed")
 
 
 async def enqueue_idea_push(
     db: AsyncSession,
-    idea_payload: JsonPayload,
+    idea: IdeaOut,
     settings: Settings,
     now: datetime | None = None,
-    event: str = "newIdea",
+    event: Literal["newIdea", "ideaClosed"] = "newIdea",
 ) -> int:
-    """Queue one delivery per subscription of customers who allow this market, educator and event
-    (+ the channel post for new ideas); customers in their quiet hours get theirs held until they end.
+    """Queue one delivery per subscription of the customers `notifications.audience` chooses for this market,
+    educator and event (+ the channel post for new ideas); those in their quiet hours get theirs held until they end.
 
-    Subscribed to `IdeaCreated` in `create_app`, so it runs in the transaction that creates the idea,
-    with the idea as the API returns it (or its camelCase dict). Returns the number of rows queued;
-    never raises.
+    Subscribed to `IdeaCreated` in `create_app`, so it runs in the transaction that creates the idea, with the
+    idea as the API returns it. Returns the number of rows queued; never raises.
     """
     try:
-        idea = json_payload(idea_payload)
-        market = _market(idea)
         closed = event == "ideaClosed"
-        message = closed_notification(idea) if closed else idea_notification(idea)
-        idea_id = int(idea["id"]) if isinstance(idea.get("id"), int) else None
-        educator_id = idea.get("educatorId") if isinstance(idea.get("educatorId"), int) else None
-        notify = CustomerIdeaState.notify_forex if market == "forex" else CustomerIdeaState.notify_crypto
-        event_switch = CustomerIdeaState.notify_idea_closed if closed else CustomerIdeaState.notify_new_idea
+        if closed and idea.status not in ENDED:
+            return 0
+        notice = IdeaNotice.of(idea)
+        message = closed_notification(notice) if closed else idea_notification(notice)
         now = now or utcnow()
-        allowed: list[ColumnElement[bool]] = [
-            User.role == Role.CUSTOMER,
-            User.disabled.is_(False),
-            func.coalesce(notify, true()),
-            func.coalesce(event_switch, true()),
-        ]
-        if educator_id is not None:
-            allowed.append(
-                ~exists().where(
-                    MutedEducator.user_id == PushSubscription.user_id, MutedEducator.educator_id == educator_id
-                )
-            )
-
+        push = notifications.Push(event=event, educator_id=idea.educator_id, market=idea.market)
         async with db.begin_nested():
-            queued = await _queue_for(db, allowed, message, idea_id, now)
+            queued = await _queue_for(db, push, message, idea.id, now)
             if settings.telegram_bot_token and settings.telegram_chat_id and not closed:
                 db.add(
                     PushDelivery(
                         channel=Channel.TELEGRAM,
                         subscription_id=None,
-                        idea_id=idea_id,
+                        idea_id=idea.id,
                         payload=channel_message(message),
                         status=DeliveryStatus.PENDING,
                         attempts=0,
@@ -254,21 +159,14 @@ async def enqueue_channel_post(db: AsyncSession, settings: Settings, text: str) 
 
 
 async def _queue_for(
-    db: AsyncSession, allowed: list[ColumnElement[bool]], message: dict[str, Any], idea_id: int | None, now: datetime
+    db: AsyncSession, push: notifications.Push, message: dict[str, Any], idea_id: int | None, now: datetime
 ) -> int:
-    """One delivery of `message` per subscription whose customer passes `allowed` (conditions on User,
-    CustomerIdeaState and PushSubscription); held until their quiet hours end for those in them."""
-
-    def audience(*columns: Any) -> Select[Any]:
-        return (
-            select(*columns)
-            .join(User, User.id == PushSubscription.user_id)
-            .outerjoin(CustomerIdeaState, CustomerIdeaState.user_id == PushSubscription.user_id)
-            .where(*allowed)
-        )
-
+    """One delivery of `message` per subscription of the customers who get `push`; held until their quiet hours
+    end for those in them."""
+    chosen = notifications.audience(push).subquery()
+    subscriptions = select().select_from(PushSubscription).join(chosen, chosen.c.user_id == PushSubscription.user_id)
     # Customers without quiet hours (nearly all): one INSERT ... SELECT, however many there are.
-    rows = audience(
+    rows = subscriptions.add_columns(
         literal(Channel.WEBPUSH.value, String),
         PushSubscription.id,
         literal(idea_id, Integer),
@@ -278,18 +176,15 @@ async def _queue_for(
         literal(now, UTCDateTime),
         literal(now, UTCDateTime),
         literal(now, UTCDateTime),
-    ).where(CustomerIdeaState.quiet_start.is_(None))
+    ).where(chosen.c.quiet_start.is_(None))
     columns = ["channel", "subscription_id", "idea_id", "payload", "status", "attempts", "next_attempt_at"]
     columns += ["created_at", "updated_at"]
     result = await db.execute(insert(PushDelivery).from_select(columns, rows))
     queued = int(getattr(result, "rowcount", 0) or 0)
     quiet = await db.execute(
-        audience(
-            PushSubscription.id,
-            CustomerIdeaState.quiet_start,
-            CustomerIdeaState.quiet_end,
-            CustomerIdeaState.quiet_timezone,
-        ).where(CustomerIdeaState.quiet_start.is_not(None))
+        subscriptions.add_columns(
+            PushSubscription.id, chosen.c.quiet_start, chosen.c.quiet_end, chosen.c.quiet_timezone
+        ).where(chosen.c.quiet_start.is_not(None))
     )
     for subscription_id, start, end, zone in quiet:
         until = quiet_until(start, end, zone, now) if end and zone else None
@@ -310,70 +205,21 @@ async def _queue_for(
     return queued
 
 
-def chat_notification(message: Mapping[str, Any], room_name: str) -> dict[str, Any]:
-    """The push for an educator's chat message: who wrote in which room, the start of the text; opens the room."""
-    text = str(message.get("message") or "")
-    room_id = message.get("roomId")
-    return {
-        "title": f"{message.get('userName') or 'Professional Educator'} in {room_name}",
-        "body": text if len(text) <= CHAT_PREVIEW else text[: CHAT_PREVIEW - 1].rstrip() + "…",
-        "url": f"/customer/chat?room={room_id}",
-        "tag": f"chat-{room_id}",  # a newer message in the same room replaces the older notification
-        "kind": "chat-message",
-        "roomId": room_id,
-        "messageId": message.get("id"),
-    }
-
-
-async def enqueue_chat_push(
-    db: AsyncSession, message_payload: JsonPayload, room_name: str, now: datetime | None = None
-) -> int:
-    """Queue a `chatMessage` push per subscription of customers who switched that event on (it is off by
-    default) and have not switched off the message's educator. Rooms span both markets, so the market
-    switches do not apply (decision 0038). Runs in the posting transaction; never raises."""
+async def enqueue_chat_push(db: AsyncSession, message: MessageOut, room_name: str, now: datetime | None = None) -> int:
+    """Queue a `chatMessage` push per subscription of the customers `notifications.audience` chooses (those who
+    switched that event on and have not switched off the message's educator). Runs in the posting transaction;
+    never raises."""
     try:
-        chat = json_payload(message_payload)
-        educator_id = chat.get("userId")
-        if chat.get("userRole") != Role.EDUCATOR or not isinstance(educator_id, int):
+        if message.user_role != "educator":
             return 0
-        allowed: list[ColumnElement[bool]] = [
-            User.role == Role.CUSTOMER,
-            User.disabled.is_(False),
-            CustomerIdeaState.notify_chat.is_(True),
-            ~exists().where(
-                MutedEducator.user_id == PushSubscription.user_id, MutedEducator.educator_id == educator_id
-            ),
-        ]
+        push = notifications.Push(event="chatMessage", educator_id=message.user_id)
         async with db.begin_nested():
-            queued = await _queue_for(db, allowed, chat_notification(chat, room_name), None, now or utcnow())
+            queued = await _queue_for(db, push, chat_notification(message, room_name), None, now or utcnow())
             await db.flush()
         return queued
     except Exception:
         log.exception("queueing push notifications for a chat message failed; the message is kept")
         return 0
-
-
-SUMMARY_KINDS = {"trade-idea": ("new idea", "new ideas"), "idea-closed": ("closed idea", "closed ideas")}
-SUMMARY_KINDS["chat-message"] = ("chat message", "chat messages")
-
-
-def summary_notification(held: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """One notification for what arrived during quiet hours ("3 new ideas while you were away")."""
-    counts: dict[str, int] = {}
-    for m in held:
-        kind = str(m.get("kind")) if m.get("kind") in SUMMARY_KINDS else "trade-idea"
-        counts[kind] = counts.get(kind, 0) + 1
-    parts = [f"{n} {SUMMARY_KINDS[kind][0 if n == 1 else 1]}" for kind, n in counts.items()]
-    what = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    pairs = [str(m.get("pair")) for m in held if m.get("pair")]
-    shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
-    return {
-        "title": f"{what} while you were away",
-        "body": shown or "Open the app to see them.",
-        "url": "/customer/dashboard",
-        "tag": "quiet-hours-summary",
-        "kind": "summary",
-    }
 
 
 async def release_held(db: AsyncSession, now: datetime | None = None, limit: int = 1000) -> int:
@@ -533,15 +379,15 @@ async def backlog(db: AsyncSession) -> dict[str, int]:
 
 
 # ---- test notifications ---------------------------------------------------------------------------
-def sample_message(user: User, body: PushTestIn, app_name: str) -> dict[str, Any]:
+def sample_message(user_name: str, body: PushTestIn, app_name: str) -> dict[str, Any]:
     if body.kind == "trade":
-        sample = {
-            "educatorName": body.educator_name or user.display_name,
-            "market": (body.market or "Forex").lower(),
-            "pair": body.pair or "EUR/USD",
-            "ideaType": body.idea_type or "Leverage",
-            "orderType": body.order_type or ("SELL" if (body.direction or "").lower() == "bearish" else "BUY"),
-        }
+        sample = IdeaNotice(
+            educator_name=body.educator_name or user_name,
+            market="crypto" if (body.market or "Forex").lower() == "crypto" else "forex",
+            pair=body.pair or "EUR/USD",
+            idea_type=body.idea_type or "Leverage",
+            order_type=body.order_type or ("SELL" if (body.direction or "").lower() == "bearish" else "BUY"),
+        )
         message = idea_notification(sample)
         message["tag"] = "trade-test"
         return message
@@ -555,14 +401,14 @@ def sample_message(user: User, body: PushTestIn, app_name: str) -> dict[str, Any
 
 
 async def send_test_notification(
-    db: AsyncSession, sender: Sender, user: User, body: PushTestIn, app_name: str
+    db: AsyncSession, sender: Sender, user_id: int, user_name: str, body: PushTestIn, app_name: str
 ) -> PushTestOut:
     """Send now (not through the queue) to the caller's own subscriptions and report what happened."""
     ok_text, failed_text = (TRADE_OK, TRADE_FAILED) if body.kind == "trade" else (TEST_OK, TEST_FAILED)
-    subs = list((await db.execute(select(PushSubscription).where(PushSubscription.user_id == user.id))).scalars())
+    subs = list((await db.execute(select(PushSubscription).where(PushSubscription.user_id == user_id))).scalars())
     if not subs:
         return PushTestOut(success=False, message=failed_text, details={"subscriptions": 0, "error": NO_SUBSCRIPTION})
-    message = sample_message(user, body, app_name)
+    message = sample_message(user_name, body, app_name)
     results = await asyncio.gather(
         *(sender.send_webpush(WebPushTarget(s.endpoint, s.p256dh, s.auth), message) for s in subs)
     )

@@ -4,9 +4,9 @@ import logging
 from typing import Annotated
 
 from fastapi import Depends, Response
-from sqlalchemy import select, text
+from sqlalchemy import text
 
-from tradeideas.auth.models import Role, User
+from tradeideas.auth import service as auth_service
 from tradeideas.auth.schemas import AppConfig, HealthResponse, PushBacklog
 from tradeideas.core import metrics
 from tradeideas.core.cache import SingleValueCache
@@ -73,15 +73,7 @@ async def app_config(
     if isinstance(cached, AppConfig):
         return cached
     generation = cache.generation
-    slugs = (
-        await db.execute(
-            select(User.slug)
-            .where(User.role == Role.EDUCATOR, User.slug.is_not(None), User.disabled.is_(False))
-            .order_by(User.id)
-        )
-    ).scalars()
-    config = AppConfig(
-        app_name=settings.app_name, channel_url=settings.channel_url, educator_slugs=[s for s in slugs if s]
-    )
+    slugs = await auth_service.educator_slugs(db)
+    config = AppConfig(app_name=settings.app_name, channel_url=settings.channel_url, educator_slugs=slugs)
     cache.put(config, generation)
     return config

@@ -2,10 +2,10 @@
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import User
+from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.settings import Settings
 from tradeideas.trackrecords.service import rebuild
 
 
-async def seed_track_records(db: AsyncSession, _settings: Settings, _educators: list[User]) -> None:
+async def seed_track_records(db: AsyncSession, _settings: Settings, _demo: DemoAccounts) -> None:
     await rebuild(db)

@@ -17,10 +17,11 @@ from typing import Any, TypeVar
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, delete, func, insert, select, tuple_
+from sqlalchemy import Select, delete, func, insert, select, text, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.auth.models import Role, User
+from tradeideas.auth import service as auth_service
+from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
@@ -99,10 +100,17 @@ async def rebuild(db: AsyncSession) -> None:
         await refresh_totals(db, educator_id)
 
 
+# PostgreSQL advisory locks of one educator's totals (pg_advisory_xact_lock(class, educator id)): a constant that
+# no other two-key lock of this database uses (the audit log's lockout entries use their own).
+RECORD_LOCK_CLASS = 0x7472_6563  # "trec"
+
+
 async def _lock(db: AsyncSession, educator_id: int) -> None:
     if db.get_bind().dialect.name == "postgresql":
-        # One writer per educator at a time: each then reads the totals the other committed.
-        await db.execute(select(User.id).where(User.id == educator_id).with_for_update())
+        # One writer per educator at a time, until the transaction ends: each then reads the totals the other
+        # committed. (SQLite has one writer anyway.)
+        lock = text("SELECT pg_advisory_xact_lock(:class, :educator_id)")
+        await db.execute(lock, {"class": RECORD_LOCK_CLASS, "educator_id": educator_id})
 
 
 async def _append(db: AsyncSession, educator_id: int, idea_id: int) -> bool:
@@ -174,7 +182,7 @@ FORMULA_STARTS = ("=", "+", "-", "@")
 
 async def completed_ideas_csv(db: AsyncSession, educator_id: int) -> str:
     """The educator's completed ideas (outcome given), oldest first, as CSV with levels, outcome, dates and R."""
-    if (await db.execute(_educators().where(User.id == educator_id))).scalar_one_or_none() is None:
+    if not await auth_service.listed_educators(db, educator_id):
         raise NotFound(EDUCATOR_NOT_FOUND)
     t = TradeIdea
     rows = await db.execute(
@@ -330,30 +338,13 @@ def _groups(book: Book, extra: _Open, grouping: str) -> list[RecordGroup]:
     ]
 
 
-def _profile(user: User) -> EducatorProfile:
-    return EducatorProfile(
-        id=user.id,
-        slug=user.slug,
-        name=user.display_name,
-        avatar_url=user.avatar_url,
-        specialty=user.specialty,
-        bio=user.bio,
-        years_experience=user.years_experience,
-        trading_style=user.trading_style,
-    )
-
-
-def _educators() -> Select[User]:
-    return (
-        select(User)
-        .where(User.role == Role.EDUCATOR, User.disabled.is_(False), User.is_public.is_(True))
-        .order_by(User.id)
-    )
+def _profile(user: PublicUser) -> EducatorProfile:
+    return EducatorProfile.model_validate(user.model_dump())
 
 
 async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
     """Every educator's whole record with an equity sparkline (stored rows; no breakdowns)."""
-    educators = list((await db.execute(_educators())).scalars())
+    educators = await auth_service.listed_educators(db)
     ids = [e.id for e in educators]
     r = TrackRecordTotal
     stored = await db.execute(
@@ -383,9 +374,10 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
 async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> tuple[TrackRecord, list[Point]]:
     """One educator's record, filtered, with figures per market, idea type, time frame and month, and its
     equity curve apart (`equity_curve` left empty: see `track_record_json`)."""
-    educator = (await db.execute(_educators().where(User.id == educator_id))).scalar_one_or_none()
-    if educator is None:
+    listed = await auth_service.listed_educators(db, educator_id)
+    if not listed:
         raise NotFound(EDUCATOR_NOT_FOUND)
+    educator = listed[0]
     book = Book((*STORED_GROUPINGS, "month"))
     stats = Statistics()
     ideas = _closed_ideas().add_columns(TradeIdea.created_at).where(TradeIdea.educator_id == educator_id)

@@ -565,12 +565,12 @@ export interface paths {
         };
         /**
          * Get Notification Settings
-         * @description The customer's per-market notification switches (both on by default).
+         * @description The customer's switches: markets, educators, events and quiet hours (all on by default but chat).
          */
         get: operations["get_notification_settings"];
         /**
          * Put Notification Settings
-         * @description Turn Forex / Crypto notifications (and their unseen counts) on or off.
+         * @description Turn markets, educators and events on or off and set quiet hours (markets also shape unseen counts).
          */
         put: operations["put_notification_settings"];
         post?: never;

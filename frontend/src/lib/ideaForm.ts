@@ -20,6 +20,16 @@ export interface IdeaFormValues {
   videoUrl: string;
 }
 
+/** Choices as `{value, label}` options, in the labels' order. A `Record` over a generated union names every value
+ *  the API accepts (TypeScript fails when the backend adds or drops one), so no list is written twice. */
+function choices<T extends string>(labels: Record<T, string>): ReadonlyArray<{ value: T; label: string }> {
+  return (Object.keys(labels) as T[]).map((value) => ({ value, label: labels[value] }));
+}
+
+export const MARKET_TYPE_CHOICES = choices<IdeaCreate["marketType"]>({ Crypto: "Crypto", Forex: "Forex" });
+export const ORDER_TYPE_CHOICES = choices<IdeaCreate["orderType"]>({ BUY: "Bullish", SELL: "Bearish" });
+export const IDEA_TYPE_CHOICES = choices<IdeaCreate["ideaType"]>({ Leverage: "Leverage", Exchange: "Exchange" });
+
 export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields";
 export const REQUIRED_IDEA_FIELDS = ["pair", "timeFrame", "entry1", "invalidationLevel", "exit1"] as const;
 export type RequiredIdeaField = (typeof REQUIRED_IDEA_FIELDS)[number];

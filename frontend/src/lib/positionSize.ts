@@ -1,4 +1,7 @@
+import type { Schemas } from "../api/client";
 import { parseLevel } from "./riskReward";
+
+type IdeaOut = Schemas["IdeaOut"];
 
 /**
  * Position sizing with the customer's own numbers: pure functions, no React, no I/O.
@@ -19,9 +22,9 @@ export type SizingAccount = {
 
 export type SizingIdea = {
   pair: string;
-  orderType: "BUY" | "SELL";
-  ideaType: "Leverage" | "Exchange";
-  market: "forex" | "crypto";
+  orderType: IdeaOut["orderType"];
+  ideaType: IdeaOut["ideaType"];
+  market: IdeaOut["market"];
   entry1: string;
   entry2: string | null;
   invalidationLevel: string;

@@ -11,6 +11,9 @@ import { Spinner } from "../../components/Spinner";
 import { Textarea } from "../../components/Textarea";
 import {
   EMPTY_IDEA_FORM,
+  IDEA_TYPE_CHOICES,
+  MARKET_TYPE_CHOICES,
+  ORDER_TYPE_CHOICES,
   REQUIRED_FIELDS_MESSAGE,
   missingIdeaFields,
   pairPlaceholder,
@@ -270,7 +273,7 @@ export function IdeaForm({
           name={`${id}-market`}
           value={values.marketType}
           onChange={(v) => set("marketType", v)}
-          options={[{ value: "Crypto", label: "Crypto" }, { value: "Forex", label: "Forex" }]}
+          options={MARKET_TYPE_CHOICES}
         />
         <SegmentedControl
           legend="Order Type"
@@ -278,7 +281,7 @@ export function IdeaForm({
           name={`${id}-order`}
           value={values.orderType}
           onChange={(v) => set("orderType", v)}
-          options={[{ value: "BUY", label: "Bullish" }, { value: "SELL", label: "Bearish" }]}
+          options={ORDER_TYPE_CHOICES}
         />
         <SegmentedControl
           legend="Idea Type"
@@ -286,7 +289,7 @@ export function IdeaForm({
           name={`${id}-type`}
           value={values.ideaType}
           onChange={(v) => set("ideaType", v)}
-          options={[{ value: "Leverage", label: "Leverage" }, { value: "Exchange", label: "Exchange" }]}
+          options={IDEA_TYPE_CHOICES}
         />
       </div>
 
