@@ -1,22 +1,31 @@
 import { QueryClient } from "@tanstack/react-query";
 import { isRetryable } from "../api/errors";
+import { PERSIST_MAX_AGE } from "./persist";
 
-/** Spec §9: fresh 2 min, collected after 5 min, one retry after 1 s, no refetch on focus. */
+/**
+ * Spec §9: fresh 2 min, one retry after 1 s, no refetch on focus. Unused answers stay a day instead of 5 min
+ * (decision 0052): the persisted cache is what a member reads offline, and it only holds what is in the cache.
+ * Queries ask once even when the browser says offline (`offlineFirst`): the service worker may answer from what it
+ * kept; then they wait for the connection instead of failing. Mutations fail fast by default; the writes that are
+ * kept and sent later wait for the connection (app/offlineWrites.ts).
+ */
 export function createQueryClient(): QueryClient {
   const retry = (failureCount: number, error: unknown) => failureCount < 1 && isRetryable(error);
   return new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 2 * 60 * 1000,
-        gcTime: 5 * 60 * 1000,
+        gcTime: PERSIST_MAX_AGE,
         retry,
         retryDelay: 1000,
         refetchOnWindowFocus: false,
         refetchInterval: false,
+        networkMode: "offlineFirst",
       },
       mutations: {
         retry,
         retryDelay: 1000,
+        networkMode: "always",
       },
     },
   });

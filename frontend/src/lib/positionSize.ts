@@ -209,3 +209,11 @@ export function formatUnits(units: number): string {
 export function formatPrice(value: number): string {
   return numberFormat(0, value >= 1000 ? 2 : value >= 1 ? 5 : 8).format(value);
 }
+
+/** A price as typed ("1.0850", "1,234.5"): the number when it is greater than 0, else null. */
+export function positivePrice(text: string): number | null {
+  const trimmed = text.replace(/,/g, "").trim();
+  if (!/^\d*\.?\d+$|^\d+\.$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) && value > 0 ? value : null;
+}

@@ -1,8 +1,11 @@
 import { Badge } from "../../components/Badge";
+import { WriteStatus } from "../../components/WriteStatus";
+import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
 import { CopyAllLevels } from "./CopyAllLevels";
 import { PositionSizePanel } from "./PositionSizePanel";
 import { TakeTradeDialog } from "./TakeTradeDialog";
 import type { Idea } from "./types";
+import { createJournalEntryKey, type JournalCreateWrite } from "./useCreateJournalEntry";
 import { useTakenIdeaIds } from "./useJournal";
 import { useSizing } from "./useSizing";
 
@@ -11,6 +14,7 @@ export function DeskExtras({ idea }: { idea: Idea }) {
   const sizing = useSizing(idea);
   const taken = useTakenIdeaIds().has(idea.id);
   const units = sizing.result?.ok ? sizing.result.units : null;
+  const kept = latestWrite(useKeptWrites<JournalCreateWrite>(createJournalEntryKey, (write) => write.body.ideaId === idea.id));
   return (
     <div className="space-y-3">
       <PositionSizePanel pair={idea.pair} sizing={sizing} />
@@ -19,6 +23,7 @@ export function DeskExtras({ idea }: { idea: Idea }) {
         <TakeTradeDialog idea={idea} units={units} />
         {taken ? <Badge tone="green">Taken</Badge> : null}
       </div>
+      {kept ? <WriteStatus state={kept.state} message={kept.message} savedText="Saved to your journal" /> : null}
     </div>
   );
 }

@@ -13,14 +13,20 @@ import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Spinner } from "../../components/Spinner";
 import { ThemeToggle } from "../../components/ThemeToggle";
+import { WriteStatus } from "../../components/WriteStatus";
+import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
+import { positivePrice } from "../../lib/positionSize";
 import { formatR } from "../../lib/outcome";
 import { formatAmount } from "../../lib/positionSize";
 import { relativeAge } from "../../lib/relativeAge";
 import { journalCsv } from "./journalCsv";
 import type { Journal, JournalEntry } from "./types";
+import { createJournalEntryKey, type JournalCreateWrite } from "./useCreateJournalEntry";
 import { useDeleteJournalEntry } from "./useDeleteJournalEntry";
 import { useJournal } from "./useJournal";
-import { useUpdateJournalEntry } from "./useUpdateJournalEntry";
+import { updateJournalEntryKey, useUpdateJournalEntry, type JournalEntryChange } from "./useUpdateJournalEntry";
+
+const PRICE_MESSAGE = "Enter a price greater than 0";
 
 const EDUCATOR_STATUS: Record<NonNullable<JournalEntry["ideaStatus"]>, string> = {
   active: "Active",
@@ -63,6 +69,7 @@ export function JournalPage() {
       </header>
       <main className="mx-auto max-w-6xl space-y-8 px-4 py-6">
         <p className="text-sm text-muted">Private to you: the trades you took, your results in R and in your account currency, beside the educator&apos;s outcome.</p>
+        <KeptEntries />
         {journal.isPending ? (
           <p role="status" className="flex items-center gap-2 text-muted">
             <Spinner className="text-emerald-500" />
@@ -81,6 +88,28 @@ export function JournalPage() {
         )}
       </main>
     </div>
+  );
+}
+
+/** Trades recorded without a connection: kept on this device until they are sent, then "Saved" or the server's answer. */
+function KeptEntries() {
+  const writes = useKeptWrites<JournalCreateWrite>(createJournalEntryKey, () => true);
+  if (writes.length === 0) return null;
+  return (
+    <section aria-label="Trades not yet sent" className="space-y-2">
+      <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+        {writes.map((write) => (
+          <li key={write.id}>
+            <Card className="flex flex-wrap items-center justify-between gap-2 p-3">
+              <span className="font-semibold text-fg">
+                {write.variables.label} <span className="font-mono text-sm text-muted">at {write.variables.body.fillPrice}</span>
+              </span>
+              <WriteStatus state={write.state} message={write.message} savedText="Saved to your journal" />
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -204,23 +233,44 @@ function EntryFigure({ label, value }: { label: string; value: string | number }
 function CloseForm({ entry }: { entry: JournalEntry }) {
   const id = useId();
   const [exit, setExit] = useState("");
+  const [invalid, setInvalid] = useState(false);
   const update = useUpdateJournalEntry();
+  const kept = latestWrite(useKeptWrites<JournalEntryChange>(updateJournalEntryKey, (write) => write.id === entry.id));
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
-    update.mutate({ id: entry.id, body: { exitPrice: Number(exit.replace(/,/g, "")) || 0 } });
+    const price = positivePrice(exit);
+    setInvalid(price === null);
+    if (price === null) return;
+    update.mutate({ id: entry.id, body: { exitPrice: price } });
   };
   return (
-    <form onSubmit={submit} className="space-y-2">
+    // Checked here, in words on the page, rather than by the browser's bubble.
+    <form onSubmit={submit} noValidate className="space-y-2">
       <Label htmlFor={`${id}-exit`} className="text-xs">
         Exit price
       </Label>
       <div className="flex gap-2">
-        <Input id={`${id}-exit`} inputMode="decimal" autoComplete="off" required value={exit} onChange={(ev) => setExit(ev.target.value)} className="h-11" />
-        <Button type="submit" size="sm" disabled={update.isPending} className="shrink-0 whitespace-nowrap">
+        <Input
+          id={`${id}-exit`}
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? `${id}-exit-error` : undefined}
+          value={exit}
+          onChange={(ev) => setExit(ev.target.value)}
+          className="h-11"
+        />
+        <Button type="submit" size="sm" disabled={update.isPending && !update.isPaused} className="shrink-0 whitespace-nowrap">
           Close trade
         </Button>
       </div>
-      {update.isError ? <ErrorAlert message={errorMessage(update.error)} /> : null}
+      {invalid ? (
+        <p id={`${id}-exit-error`} className="text-sm font-medium text-rose-600 dark:text-rose-400">
+          {PRICE_MESSAGE}
+        </p>
+      ) : null}
+      {kept ? <WriteStatus state={kept.state} message={kept.message} /> : update.isError ? <ErrorAlert message={errorMessage(update.error)} /> : null}
     </form>
   );
 }

@@ -5,9 +5,11 @@ import { Button } from "../../components/Button";
 import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
+import { WriteStatus } from "../../components/WriteStatus";
+import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
 import type { RiskSettings } from "./types";
 import { useRiskSettings } from "./useRiskSettings";
-import { useUpdateRiskSettings } from "./useUpdateRiskSettings";
+import { updateRiskSettingsKey, useUpdateRiskSettings } from "./useUpdateRiskSettings";
 
 /** Account size, currency, risk per trade and leverage; used on the profile page and in the Position size panel. */
 export function RiskSettingsForm({ onSaved, compact = false }: { onSaved?: () => void; compact?: boolean }) {
@@ -21,6 +23,7 @@ export function RiskSettingsForm({ onSaved, compact = false }: { onSaved?: () =>
 function RiskSettingsFields({ initial, onSaved, compact }: { initial: RiskSettings; onSaved?: () => void; compact: boolean }) {
   const id = useId();
   const save = useUpdateRiskSettings();
+  const kept = latestWrite(useKeptWrites<RiskSettings>(updateRiskSettingsKey, () => true));
   const [values, setValues] = useState({
     accountSize: String(initial.accountSize),
     accountCurrency: initial.accountCurrency,
@@ -75,9 +78,9 @@ function RiskSettingsFields({ initial, onSaved, compact }: { initial: RiskSettin
           </div>
         ))}
       </div>
-      {save.isError ? <ErrorAlert message={errorMessage(save.error)} /> : null}
-      <Button type="submit" size="sm" disabled={save.isPending}>
-        {save.isPending ? "Saving..." : "Save risk settings"}
+      {kept ? <WriteStatus state={kept.state} message={kept.message} /> : save.isError ? <ErrorAlert message={errorMessage(save.error)} /> : null}
+      <Button type="submit" size="sm" disabled={save.isPending && !save.isPaused}>
+        {save.isPending && !save.isPaused ? "Saving..." : "Save risk settings"}
       </Button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { onlineManager } from "@tanstack/react-query";
 import { NotebookPen } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { toast } from "../../lib/notify";
@@ -8,6 +9,7 @@ import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Textarea } from "../../components/Textarea";
+import { positivePrice } from "../../lib/positionSize";
 import { parseLevel } from "../../lib/riskReward";
 import type { Idea } from "./types";
 import { useCreateJournalEntry } from "./useCreateJournalEntry";
@@ -25,6 +27,7 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
   const [fill, setFill] = useState("");
   const [size, setSize] = useState("");
   const [note, setNote] = useState("");
+  const [invalid, setInvalid] = useState<{ fill: boolean; size: boolean }>({ fill: false, size: false });
   const create = useCreateJournalEntry();
 
   const onOpenChange = (next: boolean) => {
@@ -32,6 +35,7 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
       setFill(parseLevel(idea.entry1) !== null ? idea.entry1.replace(/,/g, "") : "");
       setSize(sizeText(units));
       setNote("");
+      setInvalid({ fill: false, size: false });
       create.reset();
     }
     setOpen(next);
@@ -39,9 +43,13 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const number = (text: string) => (text.trim() === "" ? null : Number(text.replace(/,/g, "")));
+    const fillPrice = positivePrice(fill);
+    const units = size.trim() === "" ? null : positivePrice(size);
+    const problems = { fill: fillPrice === null, size: size.trim() !== "" && units === null };
+    setInvalid(problems);
+    if (fillPrice === null || problems.size) return;
     create.mutate(
-      { ideaId: idea.id, fillPrice: number(fill) ?? 0, size: number(size), note: note.trim() || null },
+      { body: { ideaId: idea.id, fillPrice, size: units, note: note.trim() || null }, label: `${idea.pair} ${idea.orderType}` },
       {
         onSuccess: () => {
           toast.success("Saved to your journal", { description: `${idea.pair} ${idea.orderType} at ${fill}` });
@@ -49,6 +57,8 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
         },
       },
     );
+    // Without a connection the entry is kept on this device and sent later; the card says "Waiting for connection".
+    if (!onlineManager.isOnline()) setOpen(false);
   };
 
   return (
@@ -63,22 +73,50 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
         </Button>
       }
     >
-      <form onSubmit={submit} className="space-y-3">
+      {/* Checked here, in words on the page, rather than by the browser's bubble. */}
+      <form onSubmit={submit} noValidate className="space-y-3">
         <div>
           <Label htmlFor={`${id}-fill`}>Fill price</Label>
-          <Input id={`${id}-fill`} inputMode="decimal" autoComplete="off" required value={fill} onChange={(e) => setFill(e.target.value)} />
+          <Input
+            id={`${id}-fill`}
+            inputMode="decimal"
+            autoComplete="off"
+            required
+            aria-invalid={invalid.fill || undefined}
+            aria-describedby={invalid.fill ? `${id}-fill-error` : undefined}
+            value={fill}
+            onChange={(e) => setFill(e.target.value)}
+          />
+          {invalid.fill ? (
+            <p id={`${id}-fill-error`} className="mt-1 text-sm font-medium text-rose-600 dark:text-rose-400">
+              Enter a price greater than 0
+            </p>
+          ) : null}
         </div>
         <div>
           <Label htmlFor={`${id}-size`}>Size (units, optional)</Label>
-          <Input id={`${id}-size`} inputMode="decimal" autoComplete="off" value={size} onChange={(e) => setSize(e.target.value)} />
+          <Input
+            id={`${id}-size`}
+            inputMode="decimal"
+            autoComplete="off"
+            aria-invalid={invalid.size || undefined}
+            aria-describedby={invalid.size ? `${id}-size-error` : undefined}
+            value={size}
+            onChange={(e) => setSize(e.target.value)}
+          />
+          {invalid.size ? (
+            <p id={`${id}-size-error`} className="mt-1 text-sm font-medium text-rose-600 dark:text-rose-400">
+              Enter a size greater than 0, or leave it empty
+            </p>
+          ) : null}
         </div>
         <div>
           <Label htmlFor={`${id}-note`}>Note (optional)</Label>
           <Textarea id={`${id}-note`} rows={3} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
         </div>
         {create.isError ? <ErrorAlert message={errorMessage(create.error)} /> : null}
-        <Button type="submit" disabled={create.isPending} className="w-full">
-          {create.isPending ? "Saving..." : "Save to journal"}
+        <Button type="submit" disabled={create.isPending && !create.isPaused} className="w-full">
+          {create.isPending && !create.isPaused ? "Saving..." : "Save to journal"}
         </Button>
       </form>
     </Dialog>
