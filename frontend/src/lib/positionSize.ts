@@ -59,7 +59,27 @@ export type Sizing = {
 export type SizingProblem = { ok: false; reason: "levels" | "pair" | "rate"; message: string };
 
 export const CANNOT_COMPUTE = "Can't compute a position size: this idea's entry or invalidation level is not a number.";
-export const UNKNOWN_PAIR = "Can't compute a position size: the pair's currencies are not recognised.";
+export const UNKNOWN_PAIR =
+  "Can't size this instrument: it is not clear which currency it is priced in. Use the contract size your broker gives for it.";
+/** Risk per trade above this is allowed but warned about; above MAX_RISK_PERCENT it is refused (the server's limit too). */
+export const HIGH_RISK_PERCENT = 2;
+export const MAX_RISK_PERCENT = 10;
+export const RISK_LIMIT_MESSAGE = "Risk per trade must be from 0.01 % to 10 % of your account (10 % is the limit)";
+
+/** "High risk: 5 % of your account on one trade", or null at 2 % and below. */
+export function highRiskWarning(riskPercent: number): string | null {
+  return Number.isFinite(riskPercent) && riskPercent > HIGH_RISK_PERCENT ? `High risk: ${riskPercent} % of your account on one trade` : null;
+}
+
+/**
+ * Indices have no currency in their name: the currency each is priced in (one unit moves one of it per point).
+ * Metals (XAU/USD) and currency pairs name theirs.
+ */
+const INDEX_CURRENCY: Record<string, string> = {
+  US30: "USD", DJ30: "USD", DJI: "USD", SPX: "USD", SPX500: "USD", SP500: "USD", US500: "USD", NAS100: "USD", US100: "USD", NDX: "USD", US2000: "USD",
+  GER40: "EUR", GER30: "EUR", DE40: "EUR", DAX: "EUR", FRA40: "EUR", EU50: "EUR", STOXX50: "EUR", ESP35: "EUR",
+  UK100: "GBP", FTSE: "GBP", JP225: "JPY", NIK225: "JPY", JPN225: "JPY", AUS200: "AUD", HK50: "HKD",
+};
 export const NEEDS_RATE = "Enter the conversion rate to compute the size.";
 
 const USD_LIKE = new Set(["USD", "USDT", "USDC", "BUSD"]);
@@ -81,6 +101,8 @@ export function splitPair(pair: string): { base: string; quote: string } | null 
     return { base: parts[0]!, quote: parts[1]! };
   }
   if (parts.length !== 1 || !/^[A-Z0-9]+$/.test(text)) return null;
+  const index = INDEX_CURRENCY[text];
+  if (index) return { base: text, quote: index };
   const quote = QUOTES.find((q) => text.endsWith(q) && text.length > q.length);
   return quote ? { base: text.slice(0, -quote.length), quote } : null;
 }
