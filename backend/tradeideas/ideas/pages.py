@@ -7,7 +7,6 @@ import orjson
 from tradeideas.db import Database, DriverReader
 from tradeideas.ideas.cache import CachedIdea, CachedPage, IdeaCache, SeenMarks
 from tradeideas.ideas.queries import (
-    COMPLETED,
     CREATED_AT,
     EDUCATOR_ID,
     ID,
@@ -15,6 +14,7 @@ from tradeideas.ideas.queries import (
     NO_PICTURES,
     UNSEEN_COUNT_CAP,
     Viewer,
+    never_new,
     read_page,
     read_seen_marks,
     shown_idea,
@@ -130,7 +130,7 @@ class IdeaPages:
                 pictures.get(row[ID], NO_PICTURES),
                 None
                 if marks is None
-                else marks.is_new(row[ID], row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID]),
+                else marks.is_new(row[ID], row[MARKET], row[CREATED_AT], never_new(row), row[EDUCATOR_ID]),
             )
             for row in page.rows
         ]
@@ -162,7 +162,8 @@ class IdeaPages:
                 id=row[ID],
                 market=row[MARKET],
                 created_at=row[CREATED_AT],
-                completed=row[COMPLETED],
+                # Invalidated ideas are never NEW either (the field only feeds the NEW flags and unseen counts).
+                completed=never_new(row),
                 educator_id=row[EDUCATOR_ID],
                 data=shown_idea(row, read.pictures.get(row[ID], NO_PICTURES), None),
             )

@@ -138,7 +138,12 @@ _SHOWN_COLUMNS = (
     _IDEAS.c.r_multiple,
 )
 # Where `PageRows` finds what the caches and NEW flags need in a row.
-ID, EDUCATOR_ID, MARKET, COMPLETED, CREATED_AT = 0, 1, 13, 22, 25
+ID, EDUCATOR_ID, MARKET, STATUS, COMPLETED, CREATED_AT = 0, 1, 13, 21, 22, 25
+
+
+def never_new(row: Sequence[Any]) -> bool:
+    """Completed or invalidated: an idea no customer should be told is NEW or count as unseen (issue #26)."""
+    return bool(row[COMPLETED]) or row[STATUS] == IdeaStatus.INVALIDATED
 
 
 def _shown_ideas() -> Select[Any]:
@@ -315,7 +320,7 @@ async def present_one(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> Idea
     is_new = None
     if viewer.is_customer:
         marks = await seen_marks(db, viewer.user_id, [idea.id])
-        is_new = marks.is_new(idea.id, row[MARKET], row[CREATED_AT], row[COMPLETED], row[EDUCATOR_ID])
+        is_new = marks.is_new(idea.id, row[MARKET], row[CREATED_AT], never_new(row), row[EDUCATOR_ID])
     return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new))
 
 
@@ -555,6 +560,7 @@ async def unseen_counts(db: AsyncSession, user_id: int) -> UnseenCounts:
         unseen = select(TradeIdea.id).where(
             TradeIdea.market == market,
             TradeIdea.completed == false(),
+            TradeIdea.status != IdeaStatus.INVALIDATED,
             ~exists().where(IdeaView.user_id == user_id, IdeaView.idea_id == TradeIdea.id),
             # Switched-off educators: one primary-key probe per idea, like the seen marks above.
             ~exists().where(MutedEducator.user_id == user_id, MutedEducator.educator_id == TradeIdea.educator_id),

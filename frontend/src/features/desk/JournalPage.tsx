@@ -1,6 +1,6 @@
 import { ArrowLeft, Download, NotebookPen, Trash2 } from "lucide-react";
-import { useId, useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { Link, useLocation } from "react-router";
 import { errorMessage } from "../../api/errors";
 import { Badge } from "../../components/Badge";
 import { Button } from "../../components/Button";
@@ -51,6 +51,15 @@ export function JournalPage() {
   const entries = journal.data?.entries ?? [];
   const open = entries.filter((e) => e.status === "open");
   const closed = entries.filter((e) => e.status === "closed");
+  const { hash } = useLocation();
+  const loaded = journal.data !== undefined;
+  // "Open the existing entry" from an idea card: bring that entry into view once the journal is drawn.
+  useEffect(() => {
+    if (!loaded || !/^#entry-\d+$/.test(hash)) return;
+    const target = document.getElementById(hash.slice(1));
+    target?.scrollIntoView({ block: "center" });
+    target?.focus({ preventScroll: true });
+  }, [loaded, hash]);
 
   return (
     <div className="min-h-dvh bg-surface">
@@ -168,7 +177,7 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
   const result = e.rMultiple === null ? null : e.rMultiple;
   return (
     <Card className="space-y-3 p-4">
-      <article aria-label={`${e.pair} ${e.orderType} journal entry`} className="space-y-3">
+      <article id={`entry-${e.id}`} tabIndex={-1} aria-label={`${e.pair} ${e.orderType} journal entry`} className="space-y-3 focus:outline-none">
         {/* The educator's badge moves under the pair when both do not fit (a closed trade's badge carries its R). */}
         <header className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">

@@ -49,7 +49,7 @@ export function HistoryPage({ market, ideaType }: { market: Market; ideaType: Id
           <>
             <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
               {items.map((idea) => (
-                <IdeaCard key={idea.id} idea={idea} showStatus />
+                <IdeaCard key={idea.id} idea={idea} showStatus readOnly />
               ))}
             </div>
             {ideas.hasNextPage ? (
