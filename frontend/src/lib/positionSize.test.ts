@@ -5,6 +5,7 @@ import {
   formatAmount,
   highRiskWarning,
   positivePrice,
+  priceLike,
   formatUnits,
   levelsBlock,
   positionSize,
@@ -175,5 +176,14 @@ describe("prices and risk as typed", () => {
   it("warns above 2 %", () => {
     expect(highRiskWarning(2)).toBeNull();
     expect(highRiskWarning(5)).toBe("High risk: 5 % of your account on one trade");
+  });
+});
+
+describe("priceLike", () => {
+  it("keeps the level's digits", () => {
+    expect(priceLike(1.085, "1.0850")).toBe("1.0850");
+    expect(priceLike(1.08505, "1.0850")).toBe("1.08505");
+    expect(priceLike(27000, "27,000")).toBe("27000");
+    expect(priceLike(150.2, "150.250")).toBe("150.200");
   });
 });

@@ -239,3 +239,15 @@ export function positivePrice(text: string): number | null {
   const value = Number(trimmed);
   return Number.isFinite(value) && value > 0 ? value : null;
 }
+
+/**
+ * A saved price written with at least as many decimals as the idea's level it belongs to: 1.085 beside an entry of
+ * "1.0850" reads "1.0850", as the trader typed it (the server keeps numbers, which drop trailing zeros).
+ */
+export function priceLike(value: number, level: string): string {
+  const shortest = String(value);
+  if (!Number.isFinite(value) || /e/i.test(shortest)) return shortest;
+  const decimals = (text: string) => /\.(\d+)\s*$/.exec(text.replace(/,/g, ""))?.[1]?.length ?? 0;
+  const wanted = Math.min(12, Math.max(decimals(shortest), decimals(level)));
+  return value.toFixed(wanted);
+}

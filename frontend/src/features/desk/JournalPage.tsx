@@ -15,7 +15,7 @@ import { Spinner } from "../../components/Spinner";
 import { ThemeToggle } from "../../components/ThemeToggle";
 import { WriteStatus } from "../../components/WriteStatus";
 import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
-import { positivePrice } from "../../lib/positionSize";
+import { positivePrice, priceLike } from "../../lib/positionSize";
 import { formatR } from "../../lib/outcome";
 import { formatAmount } from "../../lib/positionSize";
 import { relativeAge } from "../../lib/relativeAge";
@@ -111,7 +111,7 @@ function KeptEntries() {
           <li key={write.id}>
             <Card className="flex flex-wrap items-center justify-between gap-2 p-3">
               <span className="font-semibold text-fg">
-                {write.variables.label} <span className="font-mono text-sm text-muted">at {write.variables.body.fillPrice}</span>
+                {write.variables.label} <span className="font-mono text-sm text-muted">at {write.variables.price}</span>
               </span>
               <WriteStatus state={write.state} message={write.message} savedText="Saved to your journal" />
             </Card>
@@ -194,10 +194,10 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
           </Badge>
         </header>
         <dl className="grid grid-cols-2 gap-2 text-sm">
-          <EntryFigure label="Fill" value={e.fillPrice} />
+          <EntryFigure label="Fill" value={priceLike(e.fillPrice, e.entry1)} />
           <EntryFigure label="Stop" value={e.invalidationLevel} />
           {e.size !== null ? <EntryFigure label="Size" value={e.size} /> : null}
-          {e.exitPrice !== null ? <EntryFigure label="Exit" value={e.exitPrice} /> : null}
+          {e.exitPrice !== null ? <EntryFigure label="Exit" value={priceLike(e.exitPrice, e.entry1)} /> : null}
           {e.status === "closed" ? (
             <div className="col-span-2">
               <dt className="text-[11px] uppercase tracking-wide text-muted">Your result</dt>

@@ -55,7 +55,7 @@ export function TakeTradeDialog({ idea, units, takenEntryId = null }: { idea: Id
     setInvalid(problems);
     if (fillPrice === null || problems.size) return;
     create.mutate(
-      { body: { ideaId: idea.id, fillPrice, size: units, note: note.trim() || null }, label: `${idea.pair} ${idea.orderType}` },
+      { body: { ideaId: idea.id, fillPrice, size: units, note: note.trim() || null }, label: `${idea.pair} ${idea.orderType}`, price: fill.trim() },
       {
         onSuccess: () => {
           toast.success("Saved to your journal", { description: `${idea.pair} ${idea.orderType} at ${fill}` });

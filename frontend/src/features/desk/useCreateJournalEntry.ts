@@ -9,6 +9,8 @@ export const createJournalEntryKey = ["me", "journal", "create"] as const;
 export interface JournalCreateWrite {
   body: JournalCreate;
   label: string;
+  /** The fill price as typed ("1.0850"). */
+  price: string;
 }
 
 /**
