@@ -64,7 +64,9 @@ export const persistOptions: Omit<PersistQueryClientOptions, "queryClient"> = {
   maxAge: PERSIST_MAX_AGE,
   buster: BUSTER,
   dehydrateOptions: {
-    shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) && query.meta?.persist !== false,
+    // Operators' screens and account links (invitation and reset tokens) are not kept on the device.
+    shouldDehydrateQuery: (query) =>
+      defaultShouldDehydrateQuery(query) && query.queryKey[0] !== "admin" && !(query.queryKey[0] === "auth" && query.queryKey[1] === "link"),
     shouldDehydrateMutation: defaultShouldDehydrateMutation,
   },
 };
