@@ -6,7 +6,10 @@ import time
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import CUSTOMER, PHONE, educator_api, login, new_context, publish_idea
+from .conftest import CUSTOMER, PHONE, REPO, educator_api, login, new_context, publish_idea
+
+AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+OFFLINE_ROUTES = ["/customer/dashboard", "/customer/forex", "/customer/journal", "/customer/chat", "/customer/profile"]
 
 IPHONE_UA = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -127,4 +130,32 @@ def test_an_iphone_sees_the_add_to_home_screen_steps(browser: Browser, base_url:
         banner.get_by_role("button", name="Not Now").click()
         expect(banner).to_have_count(0)
     finally:
+        ctx.close()
+
+
+def test_screens_read_offline_have_no_serious_accessibility_findings(browser: Browser, base_url: str) -> None:
+    # axe is injected as an inline script, which the app's CSP (rightly) forbids.
+    ctx = browser.new_context(base_url=base_url, viewport=PHONE, bypass_csp=True)  # type: ignore[arg-type]
+    try:
+        page = ctx.new_page()
+        login(page, CUSTOMER)
+        page.evaluate("navigator.serviceWorker.ready")
+        for route in OFFLINE_ROUTES:
+            page.goto(route)
+            expect(page.get_by_role("heading").first).to_be_visible()
+        ctx.set_offline(True)
+        found: dict[str, list[str]] = {}
+        for route in OFFLINE_ROUTES:
+            page.goto(route)
+            expect(_banner(page)).to_be_visible()
+            page.add_script_tag(path=str(AXE))
+            results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
+            blocking = [
+                f"{v['id']} ({v['impact']})" for v in results["violations"] if v["impact"] in ("serious", "critical")
+            ]
+            if blocking:
+                found[route] = blocking
+        assert found == {}
+    finally:
+        ctx.set_offline(False)
         ctx.close()
