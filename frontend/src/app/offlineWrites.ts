@@ -41,7 +41,15 @@ export function startFromBrowserConnection(): void {
   if (typeof navigator !== "undefined" && "onLine" in navigator) onlineManager.setOnline(navigator.onLine);
 }
 
-/** Paused writes restored from IndexedDB (after a reload) are sent as soon as the connection allows. */
-export function resumeKeptWrites(client: QueryClient): Promise<unknown> {
-  return client.resumePausedMutations();
+/** When this page started: answers older than this came from the device's cache. */
+const PAGE_STARTED = Date.now();
+
+/**
+ * Once the cache is restored from IndexedDB: paused writes are sent as soon as the connection allows, and every
+ * restored answer is marked stale, so a screen shows it at once and then asks again (a reload must not show
+ * something up to two minutes old as fresh). Answers fetched since the page started are left alone.
+ */
+export function afterRestore(client: QueryClient): void {
+  void client.resumePausedMutations();
+  void client.invalidateQueries({ predicate: (query) => query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < PAGE_STARTED });
 }

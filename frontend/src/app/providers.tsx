@@ -2,7 +2,7 @@ import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { Suspense, lazy, useState, useSyncExternalStore, type ReactNode } from "react";
 import { subscribeToToastRequests, toastRequested } from "../lib/notify";
-import { resumeKeptWrites } from "./offlineWrites";
+import { afterRestore } from "./offlineWrites";
 import { persistOptions } from "./persist";
 import { createQueryClient } from "./queryClient";
 
@@ -42,7 +42,7 @@ function useToastPosition(): "bottom-center" | "bottom-right" {
 
 /**
  * `persist`: the app keeps its query cache and paused writes in IndexedDB (restored before queries run, written as
- * they change) and sends restored writes once restored; tests leave it off.
+ * they change), then sends restored writes and refreshes restored answers (app/offlineWrites.ts); tests leave it off.
  */
 export function Providers({ children, client, persist = false }: { children: ReactNode; client?: QueryClient; persist?: boolean }) {
   const [queryClient] = useState(() => client ?? createQueryClient());
@@ -60,7 +60,7 @@ export function Providers({ children, client, persist = false }: { children: Rea
     </>
   );
   return persist ? (
-    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions} onSuccess={() => void resumeKeptWrites(queryClient)}>
+    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions} onSuccess={() => afterRestore(queryClient)}>
       {content}
     </PersistQueryClientProvider>
   ) : (

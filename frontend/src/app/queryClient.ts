@@ -5,8 +5,9 @@ import { PERSIST_MAX_AGE } from "./persist";
 /**
  * Spec §9: fresh 2 min, one retry after 1 s, no refetch on focus. Unused answers stay a day instead of 5 min
  * (decision 0052): the persisted cache is what a member reads offline, and it only holds what is in the cache.
- * Queries ask once even when the browser says offline (`offlineFirst`): the service worker may answer from what it
- * kept; then they wait for the connection instead of failing. Mutations fail fast by default; the writes that are
+ * While the browser is offline, queries wait for the connection (TanStack's `online` mode) and screens show what the
+ * persisted cache kept, with its true age: answering them from the service worker's copy would stamp old data as
+ * just loaded, and the offline banner would lie about its age. Mutations fail fast by default; the writes that are
  * kept and sent later wait for the connection (app/offlineWrites.ts).
  */
 export function createQueryClient(): QueryClient {
@@ -20,7 +21,7 @@ export function createQueryClient(): QueryClient {
         retryDelay: 1000,
         refetchOnWindowFocus: false,
         refetchInterval: false,
-        networkMode: "offlineFirst",
+        networkMode: "online",
       },
       mutations: {
         retry,
