@@ -57,6 +57,7 @@ def test_offline_reads_and_writes_wait_then_go_once_when_back_online(browser: Br
         page.goto(f"/customer/ideas/{idea['id']}")
         expect(page.get_by_text(marker)).to_be_visible()
         before = len(page.request.get("/api/me/journal").json()["entries"])
+        page.wait_for_timeout(500)  # the device writes what it loaded to IndexedDB a moment after it arrives
 
         ctx.set_offline(True)
         page.reload()
@@ -143,6 +144,7 @@ def test_screens_read_offline_have_no_serious_accessibility_findings(browser: Br
         for route in OFFLINE_ROUTES:
             page.goto(route)
             expect(page.get_by_role("heading").first).to_be_visible()
+            page.wait_for_load_state("networkidle")
         ctx.set_offline(True)
         found: dict[str, list[str]] = {}
         for route in OFFLINE_ROUTES:

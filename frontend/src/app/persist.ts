@@ -14,7 +14,7 @@ export const PERSIST_MAX_AGE = 24 * 60 * 60 * 1000;
  */
 const BUSTER = "2026-11-26";
 
-/** Writes follow cache changes by at most this long; a burst of changes (a list refetch) is written once. */
+/** After a write, further changes wait this long and are written together (a burst of cache events costs one). */
 const WRITE_DELAY_MS = 200;
 
 /**
@@ -39,11 +39,12 @@ export function createIdbPersister(key: IDBValidKey = PERSIST_KEY): Persister {
       const hasWrites = client.clientState.mutations.length > 0;
       const urgent = hasWrites || keptWrites;
       keptWrites = hasWrites;
-      if (urgent) {
+      if (urgent || timer === undefined) {
+        // The first change after a quiet spell is written at once (a reload a moment after an answer arrived still
+        // finds it); changes right behind it are written together when the delay ends.
         clearTimeout(timer);
         flush();
-      } else if (timer === undefined) {
-        timer = setTimeout(flush, WRITE_DELAY_MS);
+        timer = urgent ? undefined : setTimeout(() => (latest ? flush() : (timer = undefined)), WRITE_DELAY_MS);
       }
     },
     restoreClient: () => get<PersistedClient>(key),
