@@ -23,6 +23,9 @@ export function createJournalEntryMutationOptions(queryClient: QueryClient) {
     mutationFn: ({ body }: JournalCreateWrite): Promise<JournalEntry> =>
       unwrap(api.POST("/api/me/journal", { body }), "Failed to save the trade in your journal"),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deskKeys.journal }),
+    // Not idempotent: a retry after an answer lost on the way back would record the trade twice. A failure is shown
+    // with its message instead, and the customer decides.
+    retry: false,
   };
 }
 
