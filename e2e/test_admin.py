@@ -70,9 +70,20 @@ def test_invited_customer_accepts_and_is_sent_to_login_when_disabled(browser: Br
         admin.get_by_label("Search by e-mail or name").fill(email)
         expect(row).to_contain_text("active")
         row.get_by_role("button", name=f"Disable {email}").click()
+        confirm = admin.get_by_role("alertdialog", name=f"Disable {email}?")
+        expect(confirm).to_contain_text("Their sessions end now")
+        confirm.get_by_role("button", name="Disable").click()
         expect(row).to_contain_text("disabled")
         # Their open tab learns at once (the server ends the event stream) and goes to /login.
         expect(customer).to_have_url(re.compile(r"/login$"), timeout=15_000)
+        # With the right password they learn why; a wrong one reads as usual.
+        customer.get_by_label("Email").fill(email)
+        customer.get_by_label("Password").fill("ann-chosen-pass-1")
+        customer.get_by_role("button", name="Sign In").click()
+        expect(customer.get_by_role("alert")).to_contain_text("This account is disabled. Contact support.")
+        customer.get_by_label("Password").fill("a-wrong-guess-1")
+        customer.get_by_role("button", name="Sign In").click()
+        expect(customer.get_by_role("alert")).to_contain_text("Invalid email or password")
 
         admin.get_by_role("button", name=f"Enable {email}").click()
         expect(row).to_contain_text("active")

@@ -175,7 +175,7 @@ def test_an_educator_renames_themself_and_customers_see_the_new_name(browser: Br
         dialog = edu.get_by_role("dialog", name="Profile")
         expect(dialog.get_by_label("Title")).to_have_value("Educator")
         expect(dialog.get_by_label("Title")).to_have_attribute("readonly", "")
-        expect(dialog.get_by_role("button", name="Log out")).to_be_visible()
+        expect(dialog.get_by_role("button", name="Logout")).to_be_visible()
         dialog.get_by_label("Name").fill(f"{new_first} {new_last}")
         dialog.get_by_label("Bio").fill("Macro and metals.")
         expect(dialog.get_by_text("17/1000")).to_be_visible()

@@ -258,11 +258,11 @@ def test_reconnecting_notice_when_the_stream_drops(browser: Browser, base_url: s
         notice = page.get_by_role("status").filter(has_text="Reconnecting…")
         expect(notice).to_have_count(0)
         ctx.set_offline(True)
-        expect(page.get_by_role("status").filter(has_text="You are offline")).to_be_visible()
+        expect(page.get_by_role("status").filter(has_text="Offline: ")).to_be_visible()
         expect(notice).to_be_visible()
         ctx.set_offline(False)
         expect(notice).to_have_count(0, timeout=15_000)
-        expect(page.get_by_role("status").filter(has_text="You are offline")).to_have_count(0)
+        expect(page.get_by_role("status").filter(has_text="Offline: ")).to_have_count(0)
     finally:
         ctx.close()
 
@@ -299,7 +299,7 @@ def test_offline_the_dashboard_shows_the_ideas_last_loaded(browser: Browser, bas
 
         ctx.set_offline(True)
         page.reload()
-        expect(page.get_by_role("status").filter(has_text="You are offline")).to_be_visible()
+        expect(page.get_by_role("status").filter(has_text="Offline: ")).to_be_visible()
         expect(page.get_by_role("heading", name="Forex Trade Ideas")).to_be_visible()
         expect(page.get_by_role("article").first).to_be_visible()
         page.evaluate(_CARDS_SETTLED)

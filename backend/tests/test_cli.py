@@ -89,7 +89,9 @@ async def test_add_user_set_password_and_disable(app: FastAPI, settings: Setting
         await live.post("/api/auth/login", json={"email": "new.person@example.com", "password": "second-pass-2"})
         assert (await _cli(settings, "disable-user", "--email", "new.person@example.com")).returncode == 0
         assert await _ends_soon(live, settings)
-    assert (await _login(app, "new.person@example.com", "second-pass-2")).status_code == 401
+    # A disabled member's right password learns why (issue #26); a wrong one reads as usual.
+    assert (await _login(app, "new.person@example.com", "second-pass-2")).status_code == 403
+    assert (await _login(app, "new.person@example.com", "not-it-3")).status_code == 401
 
 
 async def test_reset_data_asks_for_confirmation(app: FastAPI, settings: Settings) -> None:

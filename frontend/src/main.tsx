@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { Providers } from "./app/providers";
+import { registerOfflineWrites, startFromBrowserConnection } from "./app/offlineWrites";
 import { createQueryClient } from "./app/queryClient";
 import { AppRoutes, preloadFirstScreen } from "./app/router";
 import { appConfigQueryOptions } from "./features/auth/useAppConfig";
@@ -12,7 +13,9 @@ import "./index.css";
 applyTheme(readTheme());
 startPwa();
 
+startFromBrowserConnection();
 const queryClient = createQueryClient();
+registerOfflineWrites(queryClient);
 const root = document.getElementById("root");
 if (!root) throw new Error("Missing #root element");
 const app = createRoot(root);
@@ -28,7 +31,7 @@ setTimeout(() => {
   startTransition(() =>
     app.render(
       <StrictMode>
-        <Providers client={queryClient}>
+        <Providers client={queryClient} persist>
           <BrowserRouter>
             <AppRoutes />
           </BrowserRouter>

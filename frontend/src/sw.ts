@@ -2,18 +2,21 @@
 /**
  * The service worker served at /sw.js (built by vite-plugin-pwa, strategy injectManifest).
  * - precaches the app shell and answers navigations with index.html (works offline);
- * - keeps the last answers of the read-only API calls the dashboards need (network first),
- *   so offline the market dashboard still shows the ideas last loaded;
+ * - keeps the last good answer of every member read (network first), so what a member has seen stays readable
+ *   offline even when the page's own cache (TanStack Query's, in IndexedDB) does not hold it;
+ * - keeps images after their first view (uploads have server-chosen names and never change: cache first);
  * - shows Web Push notifications and opens/focuses their page when clicked.
  */
 import { clientsClaim } from "workbox-core";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
-import { NetworkFirst } from "workbox-strategies";
+import { ExpirationPlugin } from "workbox-expiration";
+import { CacheFirst, NetworkFirst } from "workbox-strategies";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
 const API_CACHE = "api-offline";
+const MEDIA_CACHE = "media-offline";
 const DEFAULT_ICON = "/icons/icon-192.png";
 const BADGE = "/icons/badge-96.png";
 
@@ -28,11 +31,15 @@ registerRoute(
   }),
 );
 
-/** Read-only API answers worth having offline: who is signed in, app config, ideas and counts. */
-const OFFLINE_API = new Set(["/api/auth/user", "/api/config", "/api/trade-ideas", "/api/me/unseen-counts", "/api/me/notification-settings"]);
+/**
+ * Reads that are not worth keeping: the event stream (never ends), health, push keys, and the operators' screens
+ * (they are not read on a train, and an operator's data should not outlive the page).
+ */
+const NOT_KEPT = /^\/api\/(events|health|push|admin|metrics)(\/|$)/;
 
 registerRoute(
-  ({ url, request }) => request.method === "GET" && url.origin === self.location.origin && OFFLINE_API.has(url.pathname),
+  ({ url, request }) =>
+    request.method === "GET" && url.origin === self.location.origin && url.pathname.startsWith("/api/") && !NOT_KEPT.test(url.pathname),
   new NetworkFirst({
     cacheName: API_CACHE,
     plugins: [
@@ -40,6 +47,18 @@ registerRoute(
         // Only complete successful answers are kept (never a 401 or an error body).
         cacheWillUpdate: async ({ response }) => (response.status === 200 ? response : null),
       },
+    ],
+  }),
+);
+
+// Chart images, avatars and chat pictures: kept after their first view (audio is streamed in ranges: not kept).
+registerRoute(
+  ({ url, request }) => request.method === "GET" && url.origin === self.location.origin && url.pathname.startsWith("/media/") && request.destination === "image",
+  new CacheFirst({
+    cacheName: MEDIA_CACHE,
+    plugins: [
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
+      { cacheWillUpdate: async ({ response }) => (response.status === 200 ? response : null) },
     ],
   }),
 );

@@ -216,7 +216,12 @@ async def test_disable_ends_sessions_keeps_data_and_enable_restores(app: FastAPI
         r = await admin.post(f"/api/admin/members/{member_id}/disable")
         assert r.status_code == 200 and r.json()["state"] == "disabled"
         assert (await client.get("/api/auth/user")).status_code == 401
-        assert (await _login(app, email, "member-pass-1")).status_code == 401
+        # The right password learns why; a wrong one reads as usual, so a guesser learns nothing (issue #26).
+        right = await _login(app, email, "member-pass-1")
+        assert right.status_code == 403
+        assert right.json() == {"message": "This account is disabled. Contact support.", "code": "account_disabled"}
+        wrong = await _login(app, email, "not-the-password-1")
+        assert wrong.status_code == 401 and wrong.json()["message"] == "Invalid email or password"
         r = await admin.post(f"/api/admin/members/{member_id}/enable")
         assert r.status_code == 200 and r.json()["state"] == "active"
         assert (await _login(app, email, "member-pass-1")).status_code == 200
@@ -294,6 +299,11 @@ async def test_disabling_revokes_an_outstanding_reset_link_for_good(app: FastAPI
     reset = (await admin.post(f"/api/admin/members/{member_id}/password-reset")).json()
     token = _token(reset["resetUrl"])
     assert (await admin.post(f"/api/admin/members/{member_id}/disable")).json()["state"] == "disabled"
+    async with make_client(app) as browser:
+        # While disabled, the link says so, as the login does, not that it expired.
+        info = await browser.get(f"/api/password-resets/{token}")
+        assert info.status_code == 410
+        assert info.json() == {"message": "This account is disabled. Contact support.", "code": "account_disabled"}
     assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "active"
     async with make_client(app) as browser:
         info = await browser.get(f"/api/password-resets/{token}")
@@ -342,7 +352,7 @@ async def test_admin_can_reset_and_disable_an_educator_but_not_invite_one(
     educator = (await admin.get("/api/admin/members", params={"query": "educator7@"})).json()["items"][0]
     assert (await admin.post(f"/api/admin/members/{educator['id']}/password-reset")).status_code == 201
     assert (await admin.post(f"/api/admin/members/{educator['id']}/disable")).json()["state"] == "disabled"
-    assert (await _login(app, "educator7@example.com", role="educator")).status_code == 401
+    assert (await _login(app, "educator7@example.com", role="educator")).status_code == 403
     assert (await admin.post(f"/api/admin/members/{educator['id']}/enable")).json()["state"] == "active"
     assert (await _login(app, "educator7@example.com", role="educator")).status_code == 200
     # The invite body has no role: whatever is sent, the member is a customer.

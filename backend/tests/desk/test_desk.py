@@ -30,9 +30,10 @@ async def test_risk_settings_start_at_the_defaults_and_are_saved(customer: httpx
         ("accountSize", 0, "accountSize must be a number greater than 0"),
         ("accountSize", -5, "accountSize must be a number greater than 0"),
         ("accountSize", "lots", "accountSize must be a number greater than 0"),
-        ("riskPercent", 0.001, "riskPercent must be a number from 0.01 to 100"),
-        ("riskPercent", 101, "riskPercent must be a number from 0.01 to 100"),
-        ("riskPercent", True, "riskPercent must be a number from 0.01 to 100"),
+        ("riskPercent", 0.001, "Risk per trade must be from 0.01 % to 10 % of your account (10 % is the limit)"),
+        ("riskPercent", 10.01, "Risk per trade must be from 0.01 % to 10 % of your account (10 % is the limit)"),
+        ("riskPercent", 101, "Risk per trade must be from 0.01 % to 10 % of your account (10 % is the limit)"),
+        ("riskPercent", True, "Risk per trade must be from 0.01 % to 10 % of your account (10 % is the limit)"),
         ("leverage", 0.5, "leverage must be a number from 1 to 500"),
         ("leverage", 501, "leverage must be a number from 1 to 500"),
         ("accountCurrency", "US$", "accountCurrency must be a currency code of 3 to 5 letters, like USD"),
@@ -45,6 +46,13 @@ async def test_bad_risk_settings_are_a_422_and_nothing_is_saved(
     assert r.status_code == 422
     assert r.json()["message"] == message
     assert (await customer.get("/api/me/risk-settings")).json() == DEFAULTS
+
+
+async def test_ten_percent_is_the_most_a_trade_may_risk(customer: httpx.AsyncClient) -> None:
+    r = await customer.put("/api/me/risk-settings", json={**DEFAULTS, "riskPercent": 10})
+    assert r.status_code == 200, r.text
+    assert r.json()["riskPercent"] == 10.0
+    assert (await customer.get("/api/me/risk-settings")).json()["riskPercent"] == 10.0
 
 
 async def test_educators_have_no_risk_settings(educator_a: httpx.AsyncClient) -> None:

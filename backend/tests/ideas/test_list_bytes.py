@@ -20,7 +20,7 @@ from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
-from tradeideas.ideas.models import IdeaImage, IdeaView, TradeIdea
+from tradeideas.ideas.models import IdeaImage, IdeaStatus, IdeaView, TradeIdea
 from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.media.models import MediaFile
 from tradeideas.media.schemas import media_url
@@ -171,6 +171,15 @@ async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
                 created_at=T0 - timedelta(minutes=1, microseconds=10),
                 updated_at=T0 - timedelta(seconds=1),
             ),
+            # Open and unseen by the reader (after its watermark): the NEW one, now that invalidated ideas never are.
+            TradeIdea(
+                educator_id=nameless.id,
+                market_type="Forex",
+                market="forex",
+                **_level_fields(7),
+                created_at=T0 - timedelta(seconds=30),
+                updated_at=T0 - timedelta(seconds=30),
+            ),
             # Pending (reset), crypto, listed by the seeded educator.
             TradeIdea(
                 educator_id=EDUCATOR_A_ID,
@@ -292,7 +301,9 @@ async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: 
     is_new = None
     if customer_id is not None:
         marks = await _expected_marks(db, customer_id)
-        is_new = marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id)
+        # Invalidated ideas are never NEW (issue #26), like completed ones.
+        never_new = idea.completed or idea.status == IdeaStatus.INVALIDATED
+        is_new = marks.is_new(idea.id, idea.market, idea.created_at, never_new, idea.educator_id)
     urls = [media_url(m.file_name) for m in pictures]
     return IdeaOut(
         id=idea.id,
@@ -407,7 +418,7 @@ async def _assert_same_bytes(app: FastAPI, client: httpx.AsyncClient, seeded: Se
         if cursor is None:
             break
         page_params = {**page_params, "cursor": cursor}
-    assert pages == 2
+    assert pages == 3
     # A single idea is presented the same way as in the list.
     for educator_id in (seeded.educator_id, EDUCATOR_A_ID):
         listed = orjson.loads(await expected_page(app, {"educatorId": educator_id, "limit": 100}, customer_id))

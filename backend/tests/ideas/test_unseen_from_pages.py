@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import delete, insert
+from sqlalchemy import delete, insert, update
 
 from tests.factories import open_idea
 from tradeideas.auth import service as auth_service
@@ -122,3 +122,16 @@ async def test_switched_off_educators_and_markets_count_the_same_both_ways(
     await _set_state(app, customer_id, notify_forex=False)
     answered, from_pages, counted = await _both_ways(app, customer_id)
     assert answered == from_pages == counted and counted.forex == 0
+
+
+async def test_invalidated_ideas_are_never_new_nor_unseen_either_way(
+    app: FastAPI, forex_ideas: list[TradeIdea], customer_id: int
+) -> None:
+    """Issue #26: an invalidated idea stays listed with its INVALID tag but is neither NEW nor counted."""
+    await _set_state(app, customer_id, forex_until=forex_ideas[UNSEEN_COUNT_CAP - 1].created_at)
+    invalidated = [idea.id for idea in forex_ideas[-5:]]
+    async with app.state.db.sessionmaker() as s, s.begin():
+        await s.execute(update(TradeIdea).where(TradeIdea.id.in_(invalidated)).values(status="invalidated"))
+    component_of(app, IdeaCache).clear()
+    answered, from_pages, counted = await _both_ways(app, customer_id)
+    assert answered == from_pages == counted and counted.forex == 25

@@ -288,7 +288,8 @@ async def _issue_link(
 
 
 async def _redeemable(db: AsyncSession, kind: TokenKind, token: str) -> tuple[AccountToken, User]:
-    """The link's row and member: 404 when it names nothing, 410 when used, expired or the member is disabled."""
+    """The link's row and member: 404 when it names nothing, 410 when used or expired, or when the member is disabled
+    (then saying so, as their login does)."""
     row = (
         await db.execute(
             select(AccountToken, User)
@@ -299,7 +300,9 @@ async def _redeemable(db: AsyncSession, kind: TokenKind, token: str) -> tuple[Ac
     if row is None:
         raise NotFound(LINK_UNKNOWN[kind], code="link_not_found")
     link, user = row
-    if link.used_at is not None or link.expires_at <= utcnow() or user.disabled:
+    if user.disabled:
+        raise Gone(auth_service.ACCOUNT_DISABLED, code="account_disabled")
+    if link.used_at is not None or link.expires_at <= utcnow():
         raise Gone(LINK_GONE[kind], code="link_gone")
     return link, user
 

@@ -24,6 +24,8 @@ from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
 
 INVALID_CREDENTIALS = "Invalid email or password"
+# Told only to whoever gave the right password: a guesser still reads INVALID_CREDENTIALS (issue #26).
+ACCOUNT_DISABLED = "This account is disabled. Contact support."
 EDUCATOR_ONLY = "Access denied: Only authorized educators can access this portal."
 ADMIN_ONLY = "Access denied: Only administrators can sign in here."
 ADMIN_PORTAL = "Administrators sign in at /admin/login."
@@ -106,9 +108,12 @@ async def _login(
     user = (await db.execute(select(User).where(User.email == email))).scalar_one_or_none()
     await _admit_attempt(db, settings, email, client)
     valid = await verify_password(user.password_hash if user else None, password)
-    if not valid or user is None or user.disabled or user.invited:
+    if not valid or user is None or user.invited:
         LOGIN_FAILURES.inc()
         raise Unauthorized(INVALID_CREDENTIALS, code="invalid_credentials")  # the attempt stays counted
+    if user.disabled:
+        LOGIN_FAILURES.inc()
+        raise Forbidden(ACCOUNT_DISABLED, code="account_disabled")  # the attempt stays counted
     await _forgive(db, email)
     refusal = _portal_refusal(selected_role, user.role)
     if refusal is not None:

@@ -14,11 +14,13 @@ DEFAULT_ACCOUNT_SIZE = 10_000.0
 DEFAULT_CURRENCY = "USD"
 DEFAULT_RISK_PERCENT = 1.0
 DEFAULT_LEVERAGE = 1.0
+# Risking more than this on one trade is refused: a few losses in a row would empty the account (issue #26).
+MAX_RISK_PERCENT = 10.0
 MAX_AMOUNT = 1e12
 NOTE_MAX = 2000
 
 BAD_ACCOUNT_SIZE = "accountSize must be a number greater than 0"
-BAD_RISK_PERCENT = "riskPercent must be a number from 0.01 to 100"
+BAD_RISK_PERCENT = "Risk per trade must be from 0.01 % to 10 % of your account (10 % is the limit)"
 BAD_LEVERAGE = "leverage must be a number from 1 to 500"
 BAD_CURRENCY = "accountCurrency must be a currency code of 3 to 5 letters, like USD"
 BAD_PRICE = "{label} must be a number greater than 0"
@@ -68,7 +70,7 @@ class RiskSettingsBody(CamelModel):
 
     account_size: float = Field(DEFAULT_ACCOUNT_SIZE, gt=0, le=MAX_AMOUNT)
     account_currency: str = Field(DEFAULT_CURRENCY, min_length=3, max_length=5, pattern=r"^[A-Za-z]{3,5}$")
-    risk_percent: float = Field(DEFAULT_RISK_PERCENT, ge=0.01, le=100)
+    risk_percent: float = Field(DEFAULT_RISK_PERCENT, ge=0.01, le=MAX_RISK_PERCENT)
     leverage: float = Field(DEFAULT_LEVERAGE, ge=1, le=500)
 
     @field_validator("account_size", mode="before")
@@ -79,7 +81,7 @@ class RiskSettingsBody(CamelModel):
     @field_validator("risk_percent", mode="before")
     @classmethod
     def _risk(cls, v: Any) -> float:
-        return _number(v, BAD_RISK_PERCENT, 0.01, 100)
+        return _number(v, BAD_RISK_PERCENT, 0.01, MAX_RISK_PERCENT)
 
     @field_validator("leverage", mode="before")
     @classmethod

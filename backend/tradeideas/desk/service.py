@@ -13,6 +13,7 @@ from tradeideas.db import utcnow
 from tradeideas.desk.events import JournalChanged
 from tradeideas.desk.models import JournalEntry, RiskSettings
 from tradeideas.desk.schemas import (
+    MAX_RISK_PERCENT,
     JournalCreate,
     JournalEntryOut,
     JournalOut,
@@ -33,7 +34,13 @@ async def get_risk_settings(db: AsyncSession, user_id: int) -> RiskSettingsBody:
     row = await db.get(RiskSettings, user_id)
     if row is None:
         return RiskSettingsBody()
-    return RiskSettingsBody.model_validate(row)
+    # Saved before the 10 % limit existed: read as the limit (the next save stores a valid value).
+    return RiskSettingsBody(
+        account_size=row.account_size,
+        account_currency=row.account_currency,
+        risk_percent=min(row.risk_percent, MAX_RISK_PERCENT),
+        leverage=row.leverage,
+    )
 
 
 async def set_risk_settings(db: AsyncSession, user_id: int, body: RiskSettingsBody) -> RiskSettingsBody:

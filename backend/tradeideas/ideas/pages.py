@@ -10,6 +10,7 @@ from tradeideas.ideas.queries import (
     NO_PICTURES,
     UNSEEN_COUNT_CAP,
     Viewer,
+    never_new,
     read_page,
     read_seen_marks,
     shown_idea,
@@ -141,7 +142,7 @@ class IdeaPages:
                 pictures.get(row["id"], NO_PICTURES),
                 None
                 if marks is None
-                else marks.is_new(row["id"], row["market"], row["created_at"], row["completed"], row["educator_id"]),
+                else marks.is_new(row["id"], row["market"], row["created_at"], never_new(row), row["educator_id"]),
                 page.verifications.get(row["id"]),
             )
             for row in page.rows
@@ -176,7 +177,8 @@ class IdeaPages:
                 id=row["id"],
                 market=row["market"],
                 created_at=row["created_at"],
-                completed=row["completed"],
+                # Invalidated ideas are never NEW either (the field only feeds the NEW flags and unseen counts).
+                completed=never_new(row),
                 educator_id=row["educator_id"],
                 json=encode_idea(
                     IdeaOut.model_validate(

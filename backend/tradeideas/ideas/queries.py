@@ -136,6 +136,11 @@ _SHOWN_COLUMNS = (
 )
 
 
+def never_new(row: NamedRow) -> bool:
+    """Completed or invalidated: an idea no customer should be told is NEW or count as unseen (issue #26)."""
+    return bool(row["completed"]) or row["status"] == IdeaStatus.INVALIDATED
+
+
 def _shown_ideas() -> Select[Any]:
     return select(*_SHOWN_COLUMNS).join_from(_IDEAS, _USERS, _USERS.c.id == _IDEAS.c.educator_id)
 
@@ -276,7 +281,7 @@ async def present_one(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> Idea
     is_new = None
     if viewer.is_customer:
         marks = await seen_marks(db, viewer.user_id, [idea.id])
-        is_new = marks.is_new(idea.id, row["market"], row["created_at"], row["completed"], row["educator_id"])
+        is_new = marks.is_new(idea.id, row["market"], row["created_at"], never_new(row), row["educator_id"])
     verification = await price_checks.verification_of(db, idea.id)
     return IdeaOut.model_validate(shown_idea(row, pictures.get(idea.id, NO_PICTURES), is_new, verification))
 
@@ -520,6 +525,7 @@ async def unseen_counts(db: AsyncSession, user_id: int) -> UnseenCounts:
         unseen = select(TradeIdea.id).where(
             TradeIdea.market == market,
             TradeIdea.completed == false(),
+            TradeIdea.status != IdeaStatus.INVALIDATED,
             ~exists().where(IdeaView.user_id == user_id, IdeaView.idea_id == TradeIdea.id),
             # Switched-off educators: one primary-key probe per idea, like the seen marks above.
             ~exists().where(MutedEducator.user_id == user_id, MutedEducator.educator_id == TradeIdea.educator_id),

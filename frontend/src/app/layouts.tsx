@@ -4,7 +4,7 @@ import { Outlet, useLocation } from "react-router";
 import { PageError } from "../components/PageError";
 import { FullPageSpinner } from "../components/Spinner";
 import { useAppConfigValue } from "../features/auth/useAppConfig";
-import { getInstallPrompt, subscribeInstallPrompt } from "../features/pwa/installPrompt";
+import { getInstallPrompt, isIos, subscribeInstallPrompt } from "../features/pwa/installPrompt";
 // Part of the first download (~0.3 KB): it must show when the network is gone, when its code could no
 // longer be fetched.
 import { OfflineBanner } from "../features/pwa/OfflineBanner";
@@ -28,7 +28,8 @@ export function DocumentTitle({ page }: { page: string | undefined }) {
 
 export function RootLayout() {
   const { pathname } = useLocation();
-  const installable = useSyncExternalStore(subscribeInstallPrompt, getInstallPrompt, () => null) !== null;
+  // iPhone and iPad never offer a prompt: the banner shows the Add to Home Screen steps there.
+  const installable = useSyncExternalStore(subscribeInstallPrompt, getInstallPrompt, () => null) !== null || isIos();
   return (
     <>
       <ScrollToTop />

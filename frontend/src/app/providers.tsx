@@ -1,6 +1,9 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { Suspense, lazy, useState, useSyncExternalStore, type ReactNode } from "react";
 import { subscribeToToastRequests, toastRequested } from "../lib/notify";
+import { afterRestore } from "./offlineWrites";
+import { persistOptions } from "./persist";
 import { createQueryClient } from "./queryClient";
 
 function subscribeToThemeClass(onChange: () => void) {
@@ -37,19 +40,30 @@ function useToastPosition(): "bottom-center" | "bottom-right" {
   );
 }
 
-export function Providers({ children, client }: { children: ReactNode; client?: QueryClient }) {
+/**
+ * `persist`: the app keeps its query cache and paused writes in IndexedDB (restored before queries run, written as
+ * they change), then sends restored writes and refreshes restored answers (app/offlineWrites.ts); tests leave it off.
+ */
+export function Providers({ children, client, persist = false }: { children: ReactNode; client?: QueryClient; persist?: boolean }) {
   const [queryClient] = useState(() => client ?? createQueryClient());
   const theme = useHtmlTheme();
   const position = useToastPosition();
   const toasting = useSyncExternalStore(subscribeToToastRequests, toastRequested, () => false);
-  return (
-    <QueryClientProvider client={queryClient}>
+  const content = (
+    <>
       {children}
       {toasting ? (
         <Suspense fallback={null}>
           <Toaster theme={theme} visibleToasts={1} duration={5000} richColors position={position} closeButton />
         </Suspense>
       ) : null}
-    </QueryClientProvider>
+    </>
+  );
+  return persist ? (
+    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions} onSuccess={() => afterRestore(queryClient)}>
+      {content}
+    </PersistQueryClientProvider>
+  ) : (
+    <QueryClientProvider client={queryClient}>{content}</QueryClientProvider>
   );
 }

@@ -9,7 +9,8 @@ import type { IdeaType, Market, SessionProps } from "../lib/session";
 import { maybeSignedIn } from "../features/auth/signedInHint";
 // Part of the first download (~1 KB): a market page asks for its ideas before any screen code arrives.
 import { activeIdeasQueryOptions } from "../features/ideas/useActiveIdeas";
-import type { QueryClient } from "@tanstack/react-query";
+import { usePrefetchQuery, type QueryClient } from "@tanstack/react-query";
+import { unseenCountsQueryOptions } from "../features/ideas/useUnseenCounts";
 import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator } from "./guards";
 import { loadCustomerExtras } from "./ideaExtras";
 import { DocumentTitle, RootLayout, type RouteHandle } from "./layouts";
@@ -91,7 +92,19 @@ const MARKET_TITLE: Record<Market, string> = { forex: "Forex", crypto: "Crypto" 
 const TYPE_TITLE: Record<IdeaType, string> = { leverage: "Leverage", exchange: "Exchange" };
 
 const title = (text: string): RouteHandle => ({ title: text });
-const marketChooser = <WithSession>{(s) => <MarketChooserPage {...s} />}</WithSession>;
+/**
+ * The market chooser, with a customer's unseen counts asked for at once (beside the screen's code), so the badges
+ * arrive with the cards instead of a round trip after them.
+ */
+function MarketChooserRoute() {
+  const { data: user } = useCurrentUser();
+  return user?.role === "customer" ? <CustomerChooser /> : <WithSession>{(s) => <MarketChooserPage {...s} />}</WithSession>;
+}
+function CustomerChooser() {
+  usePrefetchQuery(unseenCountsQueryOptions);
+  return <WithSession>{(s) => <MarketChooserPage {...s} />}</WithSession>;
+}
+const marketChooser = <MarketChooserRoute />;
 /** The educator dashboard with the profile dialog mounted on its nav's profile button. */
 function educatorDashboardWith(s: SessionProps) {
   return (
@@ -201,6 +214,7 @@ export function preloadFirstScreen(client: QueryClient, pathname = window.locati
     void loadCustomerExtras().catch(() => undefined);
   } else if (maybeSignedIn() && /^\/(customer|customer\/dashboard|category)\/?$/.test(pathname)) {
     void loadMarketChooser().catch(() => undefined);
+    void client.prefetchQuery(unseenCountsQueryOptions);
   }
 }
 

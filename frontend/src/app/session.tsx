@@ -4,6 +4,7 @@ import { useAppConfigValue } from "../features/auth/useAppConfig";
 import { useCurrentUser } from "../features/auth/useCurrentUser";
 import { useLogout } from "../features/auth/useLogout";
 import { clearOfflineData } from "../features/pwa/registerServiceWorker";
+import { clearPersistedCache } from "./persist";
 import type { SessionProps } from "../lib/session";
 
 /**
@@ -22,7 +23,7 @@ export function WithSession({ children }: { children: (session: SessionProps) =>
     setCleaning(true);
     // push.ts loads on demand: it is not needed for any first screen.
     const unsubscribe = import("../features/pwa/push").then(({ removePushSubscription }) => removePushSubscription());
-    void Promise.all([unsubscribe, clearOfflineData()]).finally(() => {
+    void Promise.all([unsubscribe, clearOfflineData(), clearPersistedCache()]).finally(() => {
       setCleaning(false);
       logout.mutate();
     });

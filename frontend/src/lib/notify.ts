@@ -26,6 +26,12 @@ function show(kind: Kind, title: string, options?: ExternalToast): void {
     asked = true;
     for (const listener of listeners) listener();
   }
+  // One toast per failure: the same error reported again (by a retry, or by two parts of a screen) replaces the
+  // toast already shown instead of stacking a copy of it.
+  if (kind === "error" && options?.id === undefined) {
+    const description = typeof options?.description === "string" ? options.description : "";
+    options = { ...options, id: `error:${title}:${description}` };
+  }
   // The Toaster shows toasts created before it subscribed, so the order of the two loads does not matter.
   void import("sonner").then(({ toast: sonner }) => (kind === "message" ? sonner(title, options) : sonner[kind](title, options)));
 }

@@ -3,6 +3,9 @@ import {
   CANNOT_COMPUTE,
   NEEDS_RATE,
   formatAmount,
+  highRiskWarning,
+  positivePrice,
+  priceLike,
   formatUnits,
   levelsBlock,
   positionSize,
@@ -146,7 +149,8 @@ describe("splitPair", () => {
     ["ETH-USDC", "ETH", "USDC"],
     ["GBPJPY", "GBP", "JPY"],
   ])("%s", (pair, base, quote) => expect(splitPair(pair)).toEqual({ base, quote }));
-  it("gives up on names it cannot split", () => expect(splitPair("SPX500")).toBeNull());
+  it("knows the currency of common indices", () => expect(splitPair("SPX500")).toEqual({ base: "SPX500", quote: "USD" }));
+  it("gives up on names it cannot split", () => expect(splitPair("MYSTERY")).toBeNull());
 });
 
 describe("levelsBlock", () => {
@@ -157,5 +161,29 @@ describe("levelsBlock", () => {
     expect(
       levelsBlock({ pair: "BTC/USDT", orderType: "SELL", entry1: "60000", entry2: null, invalidationLevel: "62000", exit1: "55000", exit2: null, exit3: null }),
     ).toBe("BTC/USDT SELL | Entry 60000 | SL 62000 | TP1 55000");
+  });
+});
+
+describe("prices and risk as typed", () => {
+  it("reads prices greater than 0 and refuses the rest", () => {
+    expect(positivePrice("1.0850")).toBe(1.085);
+    expect(positivePrice("1,234.5")).toBe(1234.5);
+    expect(positivePrice("0")).toBeNull();
+    expect(positivePrice("-1")).toBeNull();
+    expect(positivePrice("abc")).toBeNull();
+    expect(positivePrice("")).toBeNull();
+  });
+  it("warns above 2 %", () => {
+    expect(highRiskWarning(2)).toBeNull();
+    expect(highRiskWarning(5)).toBe("High risk: 5 % of your account on one trade");
+  });
+});
+
+describe("priceLike", () => {
+  it("keeps the level's digits", () => {
+    expect(priceLike(1.085, "1.0850")).toBe("1.0850");
+    expect(priceLike(1.08505, "1.0850")).toBe("1.08505");
+    expect(priceLike(27000, "27,000")).toBe("27000");
+    expect(priceLike(150.2, "150.250")).toBe("150.200");
   });
 });

@@ -62,7 +62,27 @@ export type Sizing = {
 export type SizingProblem = { ok: false; reason: "levels" | "pair" | "rate"; message: string };
 
 export const CANNOT_COMPUTE = "Can't compute a position size: this idea's entry or invalidation level is not a number.";
-export const UNKNOWN_PAIR = "Can't compute a position size: the pair's currencies are not recognised.";
+export const UNKNOWN_PAIR =
+  "Can't size this instrument: it is not clear which currency it is priced in. Use the contract size your broker gives for it.";
+/** Risk per trade above this is allowed but warned about; above MAX_RISK_PERCENT it is refused (the server's limit too). */
+export const HIGH_RISK_PERCENT = 2;
+export const MAX_RISK_PERCENT = 10;
+export const RISK_LIMIT_MESSAGE = "Risk per trade must be from 0.01 % to 10 % of your account (10 % is the limit)";
+
+/** "High risk: 5 % of your account on one trade", or null at 2 % and below. */
+export function highRiskWarning(riskPercent: number): string | null {
+  return Number.isFinite(riskPercent) && riskPercent > HIGH_RISK_PERCENT ? `High risk: ${riskPercent} % of your account on one trade` : null;
+}
+
+/**
+ * Indices have no currency in their name: the currency each is priced in (one unit moves one of it per point).
+ * Metals (XAU/USD) and currency pairs name theirs.
+ */
+const INDEX_CURRENCY: Record<string, string> = {
+  US30: "USD", DJ30: "USD", DJI: "USD", SPX: "USD", SPX500: "USD", SP500: "USD", US500: "USD", NAS100: "USD", US100: "USD", NDX: "USD", US2000: "USD",
+  GER40: "EUR", GER30: "EUR", DE40: "EUR", DAX: "EUR", FRA40: "EUR", EU50: "EUR", STOXX50: "EUR", ESP35: "EUR",
+  UK100: "GBP", FTSE: "GBP", JP225: "JPY", NIK225: "JPY", JPN225: "JPY", AUS200: "AUD", HK50: "HKD",
+};
 export const NEEDS_RATE = "Enter the conversion rate to compute the size.";
 
 const USD_LIKE = new Set(["USD", "USDT", "USDC", "BUSD"]);
@@ -84,6 +104,8 @@ export function splitPair(pair: string): { base: string; quote: string } | null 
     return { base: parts[0]!, quote: parts[1]! };
   }
   if (parts.length !== 1 || !/^[A-Z0-9]+$/.test(text)) return null;
+  const index = INDEX_CURRENCY[text];
+  if (index) return { base: text, quote: index };
   const quote = QUOTES.find((q) => text.endsWith(q) && text.length > q.length);
   return quote ? { base: text.slice(0, -quote.length), quote } : null;
 }
@@ -211,4 +233,24 @@ export function formatUnits(units: number): string {
 /** A price shown with the decimals it needs (up to 8). */
 export function formatPrice(value: number): string {
   return numberFormat(0, value >= 1000 ? 2 : value >= 1 ? 5 : 8).format(value);
+}
+
+/** A price as typed ("1.0850", "1,234.5"): the number when it is greater than 0, else null. */
+export function positivePrice(text: string): number | null {
+  const trimmed = text.replace(/,/g, "").trim();
+  if (!/^\d*\.?\d+$|^\d+\.$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/**
+ * A saved price written with at least as many decimals as the idea's level it belongs to: 1.085 beside an entry of
+ * "1.0850" reads "1.0850", as the trader typed it (the server keeps numbers, which drop trailing zeros).
+ */
+export function priceLike(value: number, level: string): string {
+  const shortest = String(value);
+  if (!Number.isFinite(value) || /e/i.test(shortest)) return shortest;
+  const decimals = (text: string) => /\.(\d+)\s*$/.exec(text.replace(/,/g, ""))?.[1]?.length ?? 0;
+  const wanted = Math.min(12, Math.max(decimals(shortest), decimals(level)));
+  return value.toFixed(wanted);
 }

@@ -10,7 +10,7 @@ import { MembersCard } from "./MembersCard";
 export function AdminPage({ user, config, onLogout, loggingOut }: SessionProps) {
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/90 backdrop-blur">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/90 sm:backdrop-blur">
         <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
           <ShieldCheck className="h-6 w-6 text-indigo-500" aria-hidden="true" />
           <div className="min-w-0 flex-1">
@@ -20,7 +20,7 @@ export function AdminPage({ user, config, onLogout, loggingOut }: SessionProps) 
           <ThemeToggle />
           <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut}>
             <LogOut className="h-4 w-4" aria-hidden="true" />
-            Log out
+            Logout
           </Button>
         </div>
       </header>

@@ -3,10 +3,11 @@ import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { Dialog } from "../../components/Dialog";
 import { ErrorAlert } from "../../components/ErrorAlert";
+import { ConfirmDialog } from "../../components/overlays/ConfirmDialog";
 import { toast } from "../../lib/notify";
 import { LinkBox } from "./LinkBox";
 import type { Member } from "./types";
-import { useCreatePasswordReset } from "./useCreatePasswordReset";
+import { currentResetLink, forgetResetLink, useCreatePasswordReset, type ResetLink } from "./useCreatePasswordReset";
 import { useMemberAction, type MemberAction } from "./useMemberAction";
 
 const DONE: Record<MemberAction, string> = {
@@ -20,9 +21,20 @@ export function MemberActions({ member, isSelf }: { member: Member; isSelf: bool
   const action = useMemberAction();
   const reset = useCreatePasswordReset();
   const [resetOpen, setResetOpen] = useState(false);
+  const [confirmingDisable, setConfirmingDisable] = useState(false);
+  const [kept, setKept] = useState<ResetLink | null>(null);
   const who = member.email;
   const run = (kind: MemberAction) =>
-    action.mutate({ action: kind, memberId: member.id }, { onSuccess: () => toast.success(DONE[kind], { description: who }) });
+    action.mutate(
+      { action: kind, memberId: member.id },
+      {
+        onSuccess: () => {
+          if (kind === "disable") forgetResetLink(member.id);
+          toast.success(DONE[kind], { description: who });
+        },
+      },
+    );
+  const link = reset.data ?? kept;
 
   return (
     <div className="flex flex-wrap gap-1.5">
@@ -31,9 +43,20 @@ export function MemberActions({ member, isSelf }: { member: Member; isSelf: bool
           Enable
         </Button>
       ) : (
-        <Button size="sm" variant="outline" onClick={() => run("disable")} disabled={action.isPending || isSelf} aria-label={`Disable ${who}`}>
-          Disable
-        </Button>
+        <>
+          <Button size="sm" variant="outline" onClick={() => setConfirmingDisable(true)} disabled={action.isPending || isSelf} aria-label={`Disable ${who}`}>
+            Disable
+          </Button>
+          <ConfirmDialog
+            open={confirmingDisable}
+            onOpenChange={setConfirmingDisable}
+            title={`Disable ${who}?`}
+            description="Their sessions end now: they are signed out on every device and cannot log in, and their reset and invitation links stop working. Their data stays; Enable lets them back in."
+            confirmLabel="Disable"
+            danger
+            onConfirm={() => run("disable")}
+          />
+        </>
       )}
       <Dialog
         title="Password reset link"
@@ -41,8 +64,14 @@ export function MemberActions({ member, isSelf }: { member: Member; isSelf: bool
         open={resetOpen}
         onOpenChange={(open) => {
           setResetOpen(open);
-          if (open) reset.mutate(member.id);
-          else reset.reset();
+          if (!open) {
+            reset.reset();
+            return;
+          }
+          // The link made earlier stays valid until used or expired: show it again rather than replace it.
+          const current = currentResetLink(member.id);
+          setKept(current);
+          if (!current) reset.mutate(member.id);
         }}
         trigger={
           <Button size="sm" variant="outline" disabled={member.state === "disabled"} aria-label={`Reset password of ${who}`}>
@@ -51,7 +80,19 @@ export function MemberActions({ member, isSelf }: { member: Member; isSelf: bool
         }
       >
         {reset.isError ? <ErrorAlert message={errorMessage(reset.error, "Could not create the reset link")} /> : null}
-        {reset.data ? <LinkBox label="Reset link" url={reset.data.resetUrl} expiresAt={reset.data.expiresAt} /> : null}
+        {link ? <LinkBox label="Reset link" url={link.resetUrl} expiresAt={link.expiresAt} /> : null}
+        {link && !reset.isPending ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              setKept(null);
+              reset.mutate(member.id);
+            }}
+          >
+            Make a new link (the one above stops working)
+          </Button>
+        ) : null}
         {reset.isPending ? <p className="text-sm text-muted">Creating the link...</p> : null}
       </Dialog>
       <Button size="sm" variant="outline" onClick={() => run("sign-out")} disabled={action.isPending} aria-label={`Sign out ${who} everywhere`}>

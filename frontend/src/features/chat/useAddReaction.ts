@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { unwrap } from "../../api/errors";
 import type { ChatMessage, ReactionKind } from "./types";
@@ -9,23 +9,22 @@ export interface ReactionInput {
   kind: ReactionKind;
 }
 
-/** PUT /api/chat/messages/{id}/reactions/{heart|like}: adds the viewer's reaction (idempotent). */
-export function addReactionMutationOptions() {
+export const addReactionKey = ["chat", "add-reaction"] as const;
+
+/** PUT /api/chat/messages/{id}/reactions/{heart|like}: adds the viewer's reaction (idempotent). Kept offline. */
+export function addReactionMutationOptions(queryClient: QueryClient) {
   return {
-    mutationKey: ["chat", "add-reaction"] as const,
+    mutationKey: addReactionKey,
     mutationFn: ({ message, kind }: ReactionInput): Promise<ChatMessage> =>
       unwrap(
         api.PUT("/api/chat/messages/{message_id}/reactions/{kind}", { params: { path: { message_id: message.id, kind } } }),
         "Failed to react",
       ),
+    onSuccess: (message: ChatMessage) => replaceCachedMessage(queryClient, message),
+    onSettled: (_data: unknown, _error: unknown, input: ReactionInput) => refetchRoom(queryClient, input.message.roomId),
   };
 }
 
 export function useAddReaction() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    ...addReactionMutationOptions(),
-    onSuccess: (message) => replaceCachedMessage(queryClient, message),
-    onSettled: (_data, _error, input) => refetchRoom(queryClient, input.message.roomId),
-  });
+  return useMutation(addReactionMutationOptions(useQueryClient()));
 }

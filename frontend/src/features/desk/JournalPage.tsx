@@ -1,6 +1,6 @@
 import { ArrowLeft, Download, NotebookPen, Trash2 } from "lucide-react";
-import { useId, useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { Link, useLocation } from "react-router";
 import { errorMessage } from "../../api/errors";
 import { Badge } from "../../components/Badge";
 import { Button } from "../../components/Button";
@@ -13,14 +13,20 @@ import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Spinner } from "../../components/Spinner";
 import { ThemeToggle } from "../../components/ThemeToggle";
+import { WriteStatus } from "../../components/WriteStatus";
+import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
+import { positivePrice, priceLike } from "../../lib/positionSize";
 import { formatR } from "../../lib/outcome";
 import { formatAmount } from "../../lib/positionSize";
 import { relativeAge } from "../../lib/relativeAge";
 import { journalCsv } from "./journalCsv";
 import type { Journal, JournalEntry } from "./types";
+import { createJournalEntryKey, type JournalCreateWrite } from "./useCreateJournalEntry";
 import { useDeleteJournalEntry } from "./useDeleteJournalEntry";
 import { useJournal } from "./useJournal";
-import { useUpdateJournalEntry } from "./useUpdateJournalEntry";
+import { updateJournalEntryKey, useUpdateJournalEntry, type JournalEntryChange } from "./useUpdateJournalEntry";
+
+const PRICE_MESSAGE = "Enter a price greater than 0";
 
 const EDUCATOR_STATUS: Record<NonNullable<JournalEntry["ideaStatus"]>, string> = {
   active: "Active",
@@ -45,10 +51,19 @@ export function JournalPage() {
   const entries = journal.data?.entries ?? [];
   const open = entries.filter((e) => e.status === "open");
   const closed = entries.filter((e) => e.status === "closed");
+  const { hash } = useLocation();
+  const loaded = journal.data !== undefined;
+  // "Open the existing entry" from an idea card: bring that entry into view once the journal is drawn.
+  useEffect(() => {
+    if (!loaded || !/^#entry-\d+$/.test(hash)) return;
+    const target = document.getElementById(hash.slice(1));
+    target?.scrollIntoView({ block: "center" });
+    target?.focus({ preventScroll: true });
+  }, [loaded, hash]);
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3">
           <Link
             to="/customer/dashboard"
@@ -63,6 +78,7 @@ export function JournalPage() {
       </header>
       <main className="mx-auto max-w-6xl space-y-8 px-4 py-6">
         <p className="text-sm text-muted">Private to you: the trades you took, your results in R and in your account currency, beside the educator&apos;s outcome.</p>
+        <KeptEntries />
         {journal.isPending ? (
           <p role="status" className="flex items-center gap-2 text-muted">
             <Spinner className="text-emerald-500" />
@@ -81,6 +97,28 @@ export function JournalPage() {
         )}
       </main>
     </div>
+  );
+}
+
+/** Trades recorded without a connection: kept on this device until they are sent, then "Saved" or the server's answer. */
+function KeptEntries() {
+  const writes = useKeptWrites<JournalCreateWrite>(createJournalEntryKey, () => true);
+  if (writes.length === 0) return null;
+  return (
+    <section aria-label="Trades not yet sent" className="space-y-2">
+      <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+        {writes.map((write) => (
+          <li key={write.id}>
+            <Card className="flex flex-wrap items-center justify-between gap-2 p-3">
+              <span className="font-semibold text-fg">
+                {write.variables.label} <span className="font-mono text-sm text-muted">at {write.variables.price}</span>
+              </span>
+              <WriteStatus state={write.state} message={write.message} savedText="Saved to your journal" />
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -139,7 +177,7 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
   const result = e.rMultiple === null ? null : e.rMultiple;
   return (
     <Card className="space-y-3 p-4">
-      <article aria-label={`${e.pair} ${e.orderType} journal entry`} className="space-y-3">
+      <article id={`entry-${e.id}`} tabIndex={-1} aria-label={`${e.pair} ${e.orderType} journal entry`} className="space-y-3 focus:outline-none">
         {/* The educator's badge moves under the pair when both do not fit (a closed trade's badge carries its R). */}
         <header className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
@@ -156,10 +194,10 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
           </Badge>
         </header>
         <dl className="grid grid-cols-2 gap-2 text-sm">
-          <EntryFigure label="Fill" value={e.fillPrice} />
+          <EntryFigure label="Fill" value={priceLike(e.fillPrice, e.entry1)} />
           <EntryFigure label="Stop" value={e.invalidationLevel} />
           {e.size !== null ? <EntryFigure label="Size" value={e.size} /> : null}
-          {e.exitPrice !== null ? <EntryFigure label="Exit" value={e.exitPrice} /> : null}
+          {e.exitPrice !== null ? <EntryFigure label="Exit" value={priceLike(e.exitPrice, e.entry1)} /> : null}
           {e.status === "closed" ? (
             <div className="col-span-2">
               <dt className="text-[11px] uppercase tracking-wide text-muted">Your result</dt>
@@ -204,23 +242,44 @@ function EntryFigure({ label, value }: { label: string; value: string | number }
 function CloseForm({ entry }: { entry: JournalEntry }) {
   const id = useId();
   const [exit, setExit] = useState("");
+  const [invalid, setInvalid] = useState(false);
   const update = useUpdateJournalEntry();
+  const kept = latestWrite(useKeptWrites<JournalEntryChange>(updateJournalEntryKey, (write) => write.id === entry.id));
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
-    update.mutate({ id: entry.id, body: { exitPrice: Number(exit.replace(/,/g, "")) || 0 } });
+    const price = positivePrice(exit);
+    setInvalid(price === null);
+    if (price === null) return;
+    update.mutate({ id: entry.id, body: { exitPrice: price } });
   };
   return (
-    <form onSubmit={submit} className="space-y-2">
+    // Checked here, in words on the page, rather than by the browser's bubble.
+    <form onSubmit={submit} noValidate className="space-y-2">
       <Label htmlFor={`${id}-exit`} className="text-xs">
         Exit price
       </Label>
       <div className="flex gap-2">
-        <Input id={`${id}-exit`} inputMode="decimal" autoComplete="off" required value={exit} onChange={(ev) => setExit(ev.target.value)} className="h-11" />
-        <Button type="submit" size="sm" disabled={update.isPending} className="shrink-0 whitespace-nowrap">
+        <Input
+          id={`${id}-exit`}
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? `${id}-exit-error` : undefined}
+          value={exit}
+          onChange={(ev) => setExit(ev.target.value)}
+          className="h-11"
+        />
+        <Button type="submit" size="sm" disabled={update.isPending && !update.isPaused} className="shrink-0 whitespace-nowrap">
           Close trade
         </Button>
       </div>
-      {update.isError ? <ErrorAlert message={errorMessage(update.error)} /> : null}
+      {invalid ? (
+        <p id={`${id}-exit-error`} className="text-sm font-medium text-rose-600 dark:text-rose-400">
+          {PRICE_MESSAGE}
+        </p>
+      ) : null}
+      {kept ? <WriteStatus state={kept.state} message={kept.message} /> : update.isError ? <ErrorAlert message={errorMessage(update.error)} /> : null}
     </form>
   );
 }

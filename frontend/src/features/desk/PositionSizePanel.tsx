@@ -4,7 +4,7 @@ import { cn } from "../../components/cn";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { formatR } from "../../lib/outcome";
-import { formatAmount, formatPrice, formatUnits, type Sizing } from "../../lib/positionSize";
+import { formatAmount, formatPrice, formatUnits, highRiskWarning, type Sizing } from "../../lib/positionSize";
 import { panelOpen, rememberPanelOpen } from "./deviceMemory";
 import { RiskSettingsForm } from "./RiskSettingsForm";
 import type { SizingState } from "./useSizing";
@@ -49,6 +49,12 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
                 <button type="button" onClick={() => setEditing(!editing)} className="min-h-11 font-semibold text-emerald-600 hover:underline dark:text-emerald-400 sm:min-h-0">
                   {editing ? "Close" : "Change"}
                 </button>
+              </p>
+            ) : null}
+            {settings && !editing && highRiskWarning(settings.riskPercent) ? (
+              <p className="flex items-start gap-2 text-sm font-medium text-amber-700 dark:text-amber-300">
+                <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+                {highRiskWarning(settings.riskPercent)}
               </p>
             ) : null}
             {editing ? <RiskSettingsForm compact onSaved={() => setEditing(false)} /> : null}

@@ -5,9 +5,12 @@ import { Button } from "../../components/Button";
 import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
+import { WriteStatus } from "../../components/WriteStatus";
+import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
+import { MAX_RISK_PERCENT, RISK_LIMIT_MESSAGE, highRiskWarning } from "../../lib/positionSize";
 import type { RiskSettings } from "./types";
 import { useRiskSettings } from "./useRiskSettings";
-import { useUpdateRiskSettings } from "./useUpdateRiskSettings";
+import { updateRiskSettingsKey, useUpdateRiskSettings } from "./useUpdateRiskSettings";
 
 /** Account size, currency, risk per trade and leverage; used on the profile page and in the Position size panel. */
 export function RiskSettingsForm({ onSaved, compact = false }: { onSaved?: () => void; compact?: boolean }) {
@@ -21,6 +24,7 @@ export function RiskSettingsForm({ onSaved, compact = false }: { onSaved?: () =>
 function RiskSettingsFields({ initial, onSaved, compact }: { initial: RiskSettings; onSaved?: () => void; compact: boolean }) {
   const id = useId();
   const save = useUpdateRiskSettings();
+  const kept = latestWrite(useKeptWrites<RiskSettings>(updateRiskSettingsKey, () => true));
   const [values, setValues] = useState({
     accountSize: String(initial.accountSize),
     accountCurrency: initial.accountCurrency,
@@ -29,8 +33,13 @@ function RiskSettingsFields({ initial, onSaved, compact }: { initial: RiskSettin
   });
   const set = (key: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
+  const typedRisk = Number(values.riskPercent.replace(/,/g, ""));
+  const overLimit = values.riskPercent.trim() !== "" && Number.isFinite(typedRisk) && typedRisk > MAX_RISK_PERCENT;
+  const warning = overLimit ? null : highRiskWarning(typedRisk);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // Refused here too, so a change made without a connection is not kept only to be refused later.
+    if (overLimit) return;
     // Sent as typed: the server answers a clear 422 for anything out of range, and nothing is saved.
     const number = (text: string) => (text.trim() === "" ? text : Number(text.replace(/,/g, "")));
     save.mutate(
@@ -75,9 +84,16 @@ function RiskSettingsFields({ initial, onSaved, compact }: { initial: RiskSettin
           </div>
         ))}
       </div>
-      {save.isError ? <ErrorAlert message={errorMessage(save.error)} /> : null}
-      <Button type="submit" size="sm" disabled={save.isPending}>
-        {save.isPending ? "Saving..." : "Save risk settings"}
+      {overLimit ? (
+        <p role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400">
+          {RISK_LIMIT_MESSAGE}
+        </p>
+      ) : warning ? (
+        <p className="text-sm font-medium text-amber-700 dark:text-amber-300">{warning}</p>
+      ) : null}
+      {kept ? <WriteStatus state={kept.state} message={kept.message} /> : save.isError ? <ErrorAlert message={errorMessage(save.error)} /> : null}
+      <Button type="submit" size="sm" disabled={save.isPending && !save.isPaused}>
+        {save.isPending && !save.isPaused ? "Saving..." : "Save risk settings"}
       </Button>
     </form>
   );

@@ -1,5 +1,7 @@
+import { onlineManager } from "@tanstack/react-query";
 import { NotebookPen } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
+import { Link } from "react-router";
 import { toast } from "../../lib/notify";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
@@ -8,6 +10,7 @@ import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Textarea } from "../../components/Textarea";
+import { positivePrice } from "../../lib/positionSize";
 import { parseLevel } from "../../lib/riskReward";
 import type { Idea } from "./types";
 import { useCreateJournalEntry } from "./useCreateJournalEntry";
@@ -18,13 +21,18 @@ function sizeText(units: number | null): string {
   return String(Number(units.toFixed(units >= 100 ? 0 : units >= 1 ? 2 : 6)));
 }
 
-/** "I took this": records the trade in the customer's private journal. */
-export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | null }) {
+/**
+ * "I took this": records the trade in the customer's private journal. On an idea already taken it first asks
+ * whether this is a second entry or the customer meant the one in the journal.
+ */
+export function TakeTradeDialog({ idea, units, takenEntryId = null }: { idea: Idea; units: number | null; takenEntryId?: number | null }) {
   const id = useId();
   const [open, setOpen] = useState(false);
+  const [asking, setAsking] = useState(false);
   const [fill, setFill] = useState("");
   const [size, setSize] = useState("");
   const [note, setNote] = useState("");
+  const [invalid, setInvalid] = useState<{ fill: boolean; size: boolean }>({ fill: false, size: false });
   const create = useCreateJournalEntry();
 
   const onOpenChange = (next: boolean) => {
@@ -32,6 +40,8 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
       setFill(parseLevel(idea.entry1) !== null ? idea.entry1.replace(/,/g, "") : "");
       setSize(sizeText(units));
       setNote("");
+      setInvalid({ fill: false, size: false });
+      setAsking(takenEntryId !== null);
       create.reset();
     }
     setOpen(next);
@@ -39,9 +49,13 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const number = (text: string) => (text.trim() === "" ? null : Number(text.replace(/,/g, "")));
+    const fillPrice = positivePrice(fill);
+    const units = size.trim() === "" ? null : positivePrice(size);
+    const problems = { fill: fillPrice === null, size: size.trim() !== "" && units === null };
+    setInvalid(problems);
+    if (fillPrice === null || problems.size) return;
     create.mutate(
-      { ideaId: idea.id, fillPrice: number(fill) ?? 0, size: number(size), note: note.trim() || null },
+      { body: { ideaId: idea.id, fillPrice, size: units, note: note.trim() || null }, label: `${idea.pair} ${idea.orderType}`, price: fill.trim() },
       {
         onSuccess: () => {
           toast.success("Saved to your journal", { description: `${idea.pair} ${idea.orderType} at ${fill}` });
@@ -49,6 +63,8 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
         },
       },
     );
+    // Without a connection the entry is kept on this device and sent later; the card says "Waiting for connection".
+    if (!onlineManager.isOnline()) setOpen(false);
   };
 
   return (
@@ -63,24 +79,69 @@ export function TakeTradeDialog({ idea, units }: { idea: Idea; units: number | n
         </Button>
       }
     >
-      <form onSubmit={submit} className="space-y-3">
-        <div>
-          <Label htmlFor={`${id}-fill`}>Fill price</Label>
-          <Input id={`${id}-fill`} inputMode="decimal" autoComplete="off" required value={fill} onChange={(e) => setFill(e.target.value)} />
+      {/* Checked here, in words on the page, rather than by the browser's bubble. */}
+      {asking && takenEntryId !== null ? (
+        <div className="space-y-3">
+          <p className="text-sm text-fg">This idea is already in your journal. Did you add to the position, or do you want to see the trade you recorded?</p>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Button className="flex-1" onClick={() => setAsking(false)}>
+              Add a second entry
+            </Button>
+            <Link
+              to={`/customer/journal#entry-${takenEntryId}`}
+              className="inline-flex min-h-11 flex-1 items-center justify-center rounded-xl border border-line px-4 text-sm font-semibold text-fg hover:bg-card-hover focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+            >
+              Open the existing entry
+            </Link>
+          </div>
         </div>
-        <div>
-          <Label htmlFor={`${id}-size`}>Size (units, optional)</Label>
-          <Input id={`${id}-size`} inputMode="decimal" autoComplete="off" value={size} onChange={(e) => setSize(e.target.value)} />
-        </div>
-        <div>
-          <Label htmlFor={`${id}-note`}>Note (optional)</Label>
-          <Textarea id={`${id}-note`} rows={3} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
-        </div>
-        {create.isError ? <ErrorAlert message={errorMessage(create.error)} /> : null}
-        <Button type="submit" disabled={create.isPending} className="w-full">
-          {create.isPending ? "Saving..." : "Save to journal"}
-        </Button>
-      </form>
+      ) : (
+        <form onSubmit={submit} noValidate className="space-y-3">
+          <div>
+            <Label htmlFor={`${id}-fill`}>Fill price</Label>
+            <Input
+              id={`${id}-fill`}
+              inputMode="decimal"
+              autoComplete="off"
+              required
+              aria-invalid={invalid.fill || undefined}
+              aria-describedby={invalid.fill ? `${id}-fill-error` : undefined}
+              value={fill}
+              onChange={(e) => setFill(e.target.value)}
+            />
+            {invalid.fill ? (
+              <p id={`${id}-fill-error`} className="mt-1 text-sm font-medium text-rose-600 dark:text-rose-400">
+                Enter a price greater than 0
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <Label htmlFor={`${id}-size`}>Size (units, optional)</Label>
+            <Input
+              id={`${id}-size`}
+              inputMode="decimal"
+              autoComplete="off"
+              aria-invalid={invalid.size || undefined}
+              aria-describedby={invalid.size ? `${id}-size-error` : undefined}
+              value={size}
+              onChange={(e) => setSize(e.target.value)}
+            />
+            {invalid.size ? (
+              <p id={`${id}-size-error`} className="mt-1 text-sm font-medium text-rose-600 dark:text-rose-400">
+                Enter a size greater than 0, or leave it empty
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <Label htmlFor={`${id}-note`}>Note (optional)</Label>
+            <Textarea id={`${id}-note`} rows={3} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+          </div>
+          {create.isError ? <ErrorAlert message={errorMessage(create.error)} /> : null}
+          <Button type="submit" disabled={create.isPending && !create.isPaused} className="w-full">
+            {create.isPending && !create.isPaused ? "Saving..." : "Save to journal"}
+          </Button>
+        </form>
+      )}
     </Dialog>
   );
 }

@@ -16,13 +16,18 @@ export function useJournal(enabled = true) {
   return useQuery({ ...journalQueryOptions, enabled });
 }
 
-/** Ids of the ideas with an entry in the journal (the cards' "Taken" marker). */
-export function useTakenIdeaIds(): ReadonlySet<number> {
+/** Idea id → the newest journal entry for it (the cards' "Taken" marker and "open the existing one"). */
+export function useTakenEntries(): ReadonlyMap<number, number> {
   const { data } = useQuery({
     ...journalQueryOptions,
-    select: (journal) => new Set(journal.entries.flatMap((e) => (e.ideaId === null ? [] : [e.ideaId]))),
+    // Entries come newest first: the first one seen for an idea is its newest.
+    select: (journal) => {
+      const taken = new Map<number, number>();
+      for (const e of journal.entries) if (e.ideaId !== null && !taken.has(e.ideaId)) taken.set(e.ideaId, e.id);
+      return taken;
+    },
   });
   return data ?? EMPTY;
 }
 
-const EMPTY: ReadonlySet<number> = new Set();
+const EMPTY: ReadonlyMap<number, number> = new Map();

@@ -55,7 +55,7 @@ export function CustomerHeader({
   ];
 
   return (
-    <header className="sticky top-0 z-20 border-b border-line bg-surface/95">
+    <header className="sticky top-0 z-20 border-b border-line bg-surface sm:bg-surface/95">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
         <Link to="/customer/dashboard" aria-label={`${appName} - Markets`} className="inline-flex min-h-11 min-w-11 shrink-0 items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
           <Logo name={appName} className="[&>span:last-child]:hidden sm:[&>span:last-child]:inline" />

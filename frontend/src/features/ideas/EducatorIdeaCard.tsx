@@ -8,7 +8,7 @@ import { REQUIRED_FIELDS_MESSAGE } from "../../lib/ideaForm";
 import { invalidationNote } from "../../lib/ideaStatus";
 import { formatDay } from "../../lib/outcome";
 import { ChartImage } from "./ChartImage";
-import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
+import { DeleteIdeaConfirm, NOT_DELETABLE } from "./DeleteIdeaConfirm";
 import { DirectionBadge, OutcomeLine, StatusBadge } from "./IdeaCard";
 import { OutcomeMenu } from "./OutcomeMenu";
 import { PriceCheckLine } from "./PriceCheckLine";
@@ -74,19 +74,19 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
           <button type="button" aria-label="Edit trade idea" title="Edit trade idea" className={iconButton} onClick={() => onEdit(idea)}>
             <Pencil className="h-4 w-4" aria-hidden="true" />
           </button>
-          {idea.outcome === null ? (
-            // With a recorded result the idea is part of the track record: the server refuses to delete it.
-            <button
-              type="button"
-              aria-label="Delete trade idea"
-              title="Delete trade idea"
-              className={`${iconButton} hover:text-rose-500`}
-              onClick={() => setConfirming(true)}
-              disabled={deleting}
-            >
-              <Trash2 className="h-4 w-4" aria-hidden="true" />
-            </button>
-          ) : null}
+          {/* With a recorded result the idea is part of the track record: the server refuses to delete it, so the
+              control says why instead of failing after the confirmation. */}
+          <button
+            type="button"
+            aria-label="Delete trade idea"
+            title={idea.outcome === null ? "Delete trade idea" : NOT_DELETABLE}
+            aria-disabled={idea.outcome !== null || undefined}
+            className={`${iconButton} ${idea.outcome === null ? "hover:text-rose-500" : "cursor-not-allowed opacity-50"}`}
+            onClick={() => (idea.outcome === null ? setConfirming(true) : undefined)}
+            disabled={deleting}
+          >
+            <Trash2 className="h-4 w-4" aria-hidden="true" />
+          </button>
         </header>
 
         <div className="flex flex-wrap gap-2">

@@ -21,7 +21,7 @@ export function EducatorNav({
   profileButton?: ReactNode;
 }) {
   return (
-    <header className="sticky top-0 z-20 border-b border-line bg-surface/95">
+    <header className="sticky top-0 z-20 border-b border-line bg-surface sm:bg-surface/95">
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
         <Link to="/educator/dashboard" aria-label={`${appName} - Educator Dashboard`} className="inline-flex min-h-11 min-w-11 items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400">
           <Logo name={appName} />

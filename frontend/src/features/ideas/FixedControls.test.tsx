@@ -44,9 +44,11 @@ describe("an educator's controls follow the record's windows", () => {
     for (const name of ["Successful", "Unsuccessful", "Invalid", "Reset"]) {
       expect(screen.queryByRole("button", { name })).not.toBeInTheDocument();
     }
-    // Levels and notes stay editable; deleting is not offered (a recorded result stays in the record).
+    // Levels and notes stay editable; deleting is disabled and says why (a recorded result stays in the record).
     expect(screen.getByLabelText("Exit 1")).toBeEnabled();
-    expect(screen.queryByRole("button", { name: "Delete trade idea" })).not.toBeInTheDocument();
+    const remove = screen.getByRole("button", { name: "Delete trade idea" });
+    expect(remove).toHaveAttribute("aria-disabled", "true");
+    expect(remove).toHaveAttribute("title", "Completed ideas are part of the track record and cannot be deleted.");
   });
 
   it("offers corrections until 15 minutes after recording, then takes them away", () => {
@@ -67,7 +69,7 @@ describe("an educator's controls follow the record's windows", () => {
     expect(screen.queryByRole("button", { name: /Success/ })).not.toBeInTheDocument();
     expect(screen.getByRole("note")).toHaveTextContent(FIXED);
     expect(screen.getByRole("link", { name: "Edit EUR/USD trade idea" })).toBeInTheDocument();
-    expect(screen.queryByRole("button", { name: "Delete EUR/USD trade idea" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Delete EUR/USD trade idea" })).toHaveAttribute("aria-disabled", "true");
   });
 
   it("the edit form fixes market, pair, direction, type and time frame of a published idea, not its levels", () => {

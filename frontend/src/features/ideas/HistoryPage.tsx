@@ -17,7 +17,7 @@ export function HistoryPage({ market, ideaType }: { market: Market; ideaType: Id
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3">
           <Link
             to={`/customer/${market}`}
@@ -49,7 +49,7 @@ export function HistoryPage({ market, ideaType }: { market: Market; ideaType: Id
           <>
             <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
               {items.map((idea) => (
-                <IdeaCard key={idea.id} idea={idea} showStatus />
+                <IdeaCard key={idea.id} idea={idea} showStatus readOnly />
               ))}
             </div>
             {ideas.hasNextPage ? (

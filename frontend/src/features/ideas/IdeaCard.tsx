@@ -78,6 +78,7 @@ export function OutcomeLine({ idea }: { idea: Idea }) {
 export const IdeaCard = memo(function IdeaCard({
   idea,
   showStatus = false,
+  readOnly = false,
   className,
   footer,
   priority = false,
@@ -86,6 +87,8 @@ export const IdeaCard = memo(function IdeaCard({
   /** The card is first on screen: its chart loads at once, with high priority (see ChartImage). */
   priority?: boolean;
   showStatus?: boolean;
+  /** History cards: the record of a closed idea, without the desk (no size panel, no "I took this"). */
+  readOnly?: boolean;
   className?: string;
   /** Controls below the card's content (the educator's actions on My Trade Ideas). */
   footer?: ReactNode;
@@ -165,7 +168,7 @@ export const IdeaCard = memo(function IdeaCard({
             ))}
         </dl>
 
-        {extras.desk ? extras.desk(idea) : null}
+        {extras.desk && !readOnly ? extras.desk(idea) : null}
 
         {idea.notes ? (
           <div>

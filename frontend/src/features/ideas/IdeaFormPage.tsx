@@ -25,7 +25,7 @@ export function IdeaFormPage({ user, ideaId }: Pick<SessionProps, "user"> & { id
   const heading = ideaId ? "Edit Trade Idea" : "Create Trade Idea";
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
         <div className="mx-auto flex max-w-3xl items-center gap-3 px-4 py-3">
           <Link
             to="/educator/ideas"

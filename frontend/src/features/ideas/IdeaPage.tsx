@@ -20,7 +20,7 @@ export function IdeaPage({ ideaId }: { ideaId: number }) {
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
         <div className="mx-auto flex max-w-3xl items-center gap-3 px-4 py-3">
           <Link
             to={market ? `/customer/${market}` : "/customer/dashboard"}

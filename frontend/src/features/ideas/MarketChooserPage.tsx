@@ -51,7 +51,7 @@ export function MarketChooserPage({ user, config, onLogout, loggingOut }: Sessio
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
           {/* Home is this page; the link keeps the logo consistent with every other header (and named at every width). */}
           <Link

@@ -5,7 +5,7 @@ import { Button, buttonClasses } from "../../components/Button";
 import { OutcomeMenu } from "./OutcomeMenu";
 import { ResultCorrectionNote } from "./ResultCorrectionNote";
 import type { Idea } from "./types";
-import { DeleteIdeaConfirm } from "./DeleteIdeaConfirm";
+import { DeleteIdeaConfirm, NOT_DELETABLE } from "./DeleteIdeaConfirm";
 import { useIdeaActions } from "./useIdeaActions";
 import { RESULT_FIXED_MESSAGE, useFixed } from "./useFixed";
 
@@ -29,17 +29,24 @@ export function MyIdeaActions({ idea }: { idea: Idea }) {
         </div>
       ) : null}
       {/* An idea with a recorded result is part of the track record: the server refuses to delete it. */}
-      <div className={idea.outcome === null ? "grid grid-cols-2 gap-2" : "grid gap-2"}>
+      <div className="grid grid-cols-2 gap-2">
         <Link to={`/educator/ideas/${idea.id}/edit`} className={buttonClasses("secondary", "md")} aria-label={`Edit ${idea.pair} trade idea`}>
           <Pencil className="h-4 w-4" aria-hidden="true" />
           Edit
         </Link>
-        {idea.outcome === null ? (
-          <Button variant="ghost" disabled={deleting} onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400" aria-label={`Delete ${idea.pair} trade idea`}>
-            <Trash2 className="h-4 w-4" aria-hidden="true" />
-            Delete
-          </Button>
-        ) : null}
+        {/* A completed idea is part of the track record: the control stays, disabled, and says why. */}
+        <Button
+          variant="ghost"
+          disabled={deleting}
+          aria-disabled={idea.outcome !== null || undefined}
+          title={idea.outcome === null ? undefined : NOT_DELETABLE}
+          onClick={() => (idea.outcome === null ? setConfirming(true) : undefined)}
+          className={idea.outcome === null ? "text-rose-600 dark:text-rose-400" : "cursor-not-allowed text-rose-600 opacity-50 dark:text-rose-400"}
+          aria-label={`Delete ${idea.pair} trade idea`}
+        >
+          <Trash2 className="h-4 w-4" aria-hidden="true" />
+          Delete
+        </Button>
       </div>
       <DeleteIdeaConfirm open={confirming} onOpenChange={setConfirming} onConfirm={deleteIdea} />
     </div>

@@ -13,7 +13,7 @@ export function MyTradeIdeasPage({ user }: Pick<SessionProps, "user">) {
   const ideas = useTradeIdeas({ educatorId: user.id, limit: 100 });
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
           <Link to="/educator/dashboard" className={buttonClasses("ghost", "sm")}>
             <ArrowLeft className="h-4 w-4" aria-hidden="true" />

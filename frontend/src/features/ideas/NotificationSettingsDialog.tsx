@@ -1,3 +1,4 @@
+import { onlineManager } from "@tanstack/react-query";
 import { BellRing, Settings } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { toast } from "../../lib/notify";
@@ -8,12 +9,14 @@ import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Select } from "../../components/Select";
 import { Switch } from "../../components/Switch";
+import { WriteStatus } from "../../components/WriteStatus";
+import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
 import { MARKET_LABEL } from "../../lib/session";
 import type { NotificationSettings } from "./types";
 import { useEducatorNames } from "./useEducatorNames";
 import { useNotificationSettings } from "./useNotificationSettings";
 import { useSendTestNotification } from "./useSendTestNotification";
-import { useUpdateNotificationSettings } from "./useUpdateNotificationSettings";
+import { updateNotificationSettingsKey, useUpdateNotificationSettings } from "./useUpdateNotificationSettings";
 
 const trigger =
   "inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-xl border border-line bg-card text-muted transition-colors hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
@@ -66,12 +69,18 @@ export function NotificationSettingsDialog() {
   const names = useEducatorNames();
   const save = useUpdateNotificationSettings();
   const test = useSendTestNotification();
-  const current = save.isPending && save.variables ? save.variables : settings.data;
+  const kept = latestWrite(useKeptWrites<NotificationSettings>(updateNotificationSettingsKey, () => true));
+  // What the customer chose last: a change kept for later (or on its way), else the one being saved, else the server's.
+  const current =
+    kept && (kept.state === "waiting" || kept.state === "sending") ? kept.variables : save.isPending && save.variables ? save.variables : settings.data;
+  // Changes made without a connection queue up in order; only a save on its way holds the switches.
+  const busy = save.isPending && !save.isPaused;
   const [quietDraft, setQuietDraft] = useState<NotificationSettings["quietHours"]>(null);
   const quiet = quietDraft ?? current?.quietHours ?? null;
 
   const update = (change: Partial<NotificationSettings>, what: string) => {
     if (!current) return;
+    const keptForLater = !onlineManager.isOnline();
     save.mutate(
       { ...current, ...change },
       {
@@ -80,7 +89,8 @@ export function NotificationSettingsDialog() {
           setQuietDraft((draft) => (draft !== null && draft === change.quietHours ? null : draft));
           toast.success("Notification settings saved", { description: what });
         },
-        onError: (error) => toast.error("Failed to save notification settings", { description: errorMessage(error) }),
+        // A change that waited shows the server's answer in the dialog instead.
+        onError: (error) => (keptForLater ? undefined : toast.error("Failed to save notification settings", { description: errorMessage(error) })),
       },
     );
   };
@@ -110,6 +120,7 @@ export function NotificationSettingsDialog() {
     const educators = Object.entries(current.educators ?? {});
     body = (
       <div className="space-y-5">
+        {kept ? <WriteStatus state={kept.state} message={kept.message} /> : null}
         <Section title="Markets">
           {(["forex", "crypto"] as const).map((market) => (
             <SwitchRow
@@ -117,7 +128,7 @@ export function NotificationSettingsDialog() {
               id={`${id}-${market}`}
               label={MARKET_LABEL[market]}
               checked={current[market]}
-              disabled={save.isPending}
+              disabled={busy}
               onChange={(on) => update({ [market]: on }, `${MARKET_LABEL[market]} notifications ${on ? "on" : "off"}.`)}
             />
           ))}
@@ -132,7 +143,7 @@ export function NotificationSettingsDialog() {
                   id={`${id}-educator-${educatorId}`}
                   label={name}
                   checked={on}
-                  disabled={save.isPending}
+                  disabled={busy}
                   onChange={(value) => update({ educators: { ...current.educators, [educatorId]: value } }, `${name} ${value ? "on" : "off"}.`)}
                 />
               );
@@ -146,7 +157,7 @@ export function NotificationSettingsDialog() {
               id={`${id}-event-${event}`}
               label={EVENT_LABEL[event]}
               checked={events[event]}
-              disabled={save.isPending}
+              disabled={busy}
               onChange={(on) => update({ events: { ...events, [event]: on } }, `${EVENT_LABEL[event]} ${on ? "on" : "off"}.`)}
             />
           ))}
@@ -156,7 +167,7 @@ export function NotificationSettingsDialog() {
             id={`${id}-quiet`}
             label="Hold notifications at night"
             checked={current.quietHours != null}
-            disabled={save.isPending}
+            disabled={busy}
             onChange={(on) =>
               update({ quietHours: on ? { start: "22:00", end: "07:00", timezone: browserZone() } : null }, on ? "Quiet hours on." : "Quiet hours off.")
             }
@@ -185,7 +196,7 @@ export function NotificationSettingsDialog() {
                 </Select>
               </div>
               {quietDraft ? (
-                <Button size="sm" onClick={() => update({ quietHours: quietDraft }, `Quiet hours ${quietDraft.start}-${quietDraft.end}.`)} disabled={save.isPending}>
+                <Button size="sm" onClick={() => update({ quietHours: quietDraft }, `Quiet hours ${quietDraft.start}-${quietDraft.end}.`)} disabled={busy}>
                   Save quiet hours
                 </Button>
               ) : null}

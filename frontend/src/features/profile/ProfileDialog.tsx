@@ -59,7 +59,7 @@ function ProfileDialogForm({ profile, onDone, onLogout, loggingOut }: { profile:
         <div className="flex gap-2">
           <Button variant="outline" onClick={onLogout} disabled={loggingOut}>
             <LogOut className="h-4 w-4" aria-hidden="true" />
-            Log out
+            Logout
           </Button>
           <Button type="submit" disabled={update.isPending}>
             {update.isPending ? "Saving..." : "Save Profile"}
@@ -70,7 +70,7 @@ function ProfileDialogForm({ profile, onDone, onLogout, loggingOut }: { profile:
   );
 }
 
-/** The educator dashboard's profile icon button and its dialog (Name, Title, Bio, Log out, Save Profile). */
+/** The educator dashboard's profile icon button and its dialog (Name, Title, Bio, Logout, Save Profile). */
 export function ProfileDialog({ onLogout, loggingOut }: { onLogout: () => void; loggingOut: boolean }) {
   const [open, setOpen] = useState(false);
   const profile = useProfile();

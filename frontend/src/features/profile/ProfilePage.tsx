@@ -48,7 +48,7 @@ export function ProfilePage({ user, onLogout, loggingOut, extra }: SessionProps 
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
         <nav aria-label="Profile" className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
           <Link to={isEducator ? "/educator/dashboard" : "/customer/dashboard"} className={buttonClasses("ghost", "sm")}>
             <ArrowLeft className="h-4 w-4" aria-hidden="true" />

@@ -1,17 +1,19 @@
-import { Download, X } from "lucide-react";
+import { Download, Share, SquarePlus, X } from "lucide-react";
 import { useState, useSyncExternalStore } from "react";
 import { Button } from "../../components/Button";
 import { INSTALL_DISMISSED_KEY, isDismissed, isStandalone, rememberDismissal } from "./dismissal";
-import { getInstallPrompt, promptInstall, subscribeInstallPrompt } from "./installPrompt";
+import { getInstallPrompt, isIos, promptInstall, subscribeInstallPrompt } from "./installPrompt";
 
 /**
- * Offers to install the app when the browser allows it (beforeinstallprompt). Not Now hides it
- * for 7 days; it never shows inside the installed app.
+ * Offers to install the app when the browser allows it (beforeinstallprompt), and on iPhone and iPad, where
+ * Safari has no such prompt, shows the Add to Home Screen steps. Not Now hides it for 7 days; it never shows
+ * inside the installed app.
  */
 export function InstallBanner({ appName = "Trade Ideas" }: { appName?: string }) {
   const prompt = useSyncExternalStore(subscribeInstallPrompt, getInstallPrompt, () => null);
   const [hidden, setHidden] = useState(() => isDismissed(INSTALL_DISMISSED_KEY) || isStandalone());
-  if (!prompt || hidden) return null;
+  const ios = isIos();
+  if ((!prompt && !ios) || hidden) return null;
 
   const notNow = () => {
     rememberDismissal(INSTALL_DISMISSED_KEY);
@@ -27,7 +29,21 @@ export function InstallBanner({ appName = "Trade Ideas" }: { appName?: string })
         <img src="/icons/icon-192.png" alt="" width={44} height={44} className="h-11 w-11 shrink-0 rounded-xl" />
         <div className="min-w-0 flex-1">
           <p className="font-semibold text-fg">Install {appName}</p>
-          <p className="mt-0.5 text-sm text-muted">Add the app to your home screen for quick access and new-idea alerts.</p>
+          {ios ? (
+            <>
+              <ol className="mt-1 list-decimal space-y-1 pl-5 text-sm text-fg">
+                <li>
+                  Tap the Share icon <Share className="inline h-4 w-4 align-text-bottom" aria-label="(a square with an arrow pointing up)" /> in Safari&apos;s toolbar.
+                </li>
+                <li>
+                  Choose Add to Home Screen <SquarePlus className="inline h-4 w-4 align-text-bottom" aria-hidden="true" />, then Add.
+                </li>
+              </ol>
+              <p className="mt-1.5 text-xs text-muted">On iPhone, new-idea notifications work only in the installed app (iOS 16.4 and later).</p>
+            </>
+          ) : (
+            <p className="mt-0.5 text-sm text-muted">Add the app to your home screen for quick access and new-idea alerts.</p>
+          )}
         </div>
         <button
           type="button"
@@ -42,10 +58,12 @@ export function InstallBanner({ appName = "Trade Ideas" }: { appName?: string })
         <Button variant="ghost" size="sm" onClick={notNow}>
           Not Now
         </Button>
-        <Button size="sm" onClick={() => void promptInstall()}>
-          <Download className="h-4 w-4" aria-hidden="true" />
-          Install
-        </Button>
+        {prompt ? (
+          <Button size="sm" onClick={() => void promptInstall()}>
+            <Download className="h-4 w-4" aria-hidden="true" />
+            Install
+          </Button>
+        ) : null}
       </div>
     </section>
   );

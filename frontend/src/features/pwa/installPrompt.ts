@@ -51,3 +51,11 @@ export async function promptInstall(): Promise<"accepted" | "dismissed" | "unava
     return "dismissed";
   }
 }
+
+/**
+ * iPhone and iPad: Safari (and every iOS browser, all built on it) has no install prompt, so the banner shows the
+ * Add to Home Screen steps instead. iPadOS reports itself as a Mac; its touch screen gives it away.
+ */
+export function isIos(nav: Pick<Navigator, "userAgent" | "maxTouchPoints"> = navigator): boolean {
+  return /iPhone|iPad|iPod/i.test(nav.userAgent) || (/Macintosh/i.test(nav.userAgent) && nav.maxTouchPoints > 1);
+}

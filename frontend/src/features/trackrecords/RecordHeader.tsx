@@ -5,7 +5,7 @@ import { ThemeToggle } from "../../components/ThemeToggle";
 /** The header of the track-record pages: back, title, theme. */
 export function RecordHeader({ back, backLabel, title, subtitle }: { back: string; backLabel: string; title: string; subtitle?: string }) {
   return (
-    <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
+    <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
       <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3">
         <Link
           to={back}
