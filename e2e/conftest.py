@@ -51,6 +51,27 @@ def _free_port() -> int:
         return port
 
 
+def serve_app(env: dict[str, str], data_dir: Path, port: int) -> Iterator[str]:
+    """`tradeideas serve` with `env` until the generator is closed: yields its address once it answers."""
+    log = (data_dir / "server.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve"], env=env, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180  # migrating and seeding take over a minute on a busy machine
+    while True:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"server did not start:\n{(data_dir / 'server.log').read_text()}")
+        time.sleep(0.2)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=15)
+
+
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not (REPO / "frontend" / "dist" / "index.html").is_file():
@@ -71,23 +92,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "PUSH_ENDPOINT_HOSTS": "fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,127.0.0.1",
     }
     env.pop("DATABASE_URL", None)
-    log = (data_dir / "server.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve"], env=env, stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180  # migrating and seeding take over a minute on a busy machine
-    while True:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"server did not start:\n{(data_dir / 'server.log').read_text()}")
-        time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=15)
+    yield from serve_app(env, data_dir, port)
 
 
 @pytest.fixture(scope="session")

@@ -2,17 +2,15 @@
 Binance protocol) triggers the entry and reaches exit 1; the card's price-check line changes without a reload."""
 
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, REPO, _free_port, login, new_context
+from e2e.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, REPO, _free_port, login, new_context, serve_app
 
 sys.path.insert(0, str(REPO / "backend"))  # the local feed of the API tests
 from tests.prices.fakefeed import Bar, FeedState, fake_feed
@@ -43,23 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, feed: tuple[str, FeedState]
         "PRICE_POLL_SECONDS": "1",
     }
     env.pop("DATABASE_URL", None)
-    log = (data_dir / "server.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "tradeideas.cli", "serve"], env=env, stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"server did not start:\n{Path(data_dir / 'server.log').read_text()}")
-        time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=15)
+    yield from serve_app(env, data_dir, port)
 
 
 def test_customer_watches_an_idea_trigger_and_reach_exit_1(
