@@ -255,7 +255,7 @@ def test_the_market_pages_header_fits_on_desktop(browser: Browser, base_url: str
         banner = page.get_by_role("banner")
         logo = banner.get_by_role("link", name="Trade Ideas - Markets")
         nav = banner.get_by_role("navigation", name="Main")
-        sign_out = banner.get_by_role("button", name="Sign Out")
+        sign_out = banner.get_by_role("button", name="Logout")
         expect(nav.get_by_role("link", name="Exchange history")).to_be_visible()
         name = logo.get_by_text("Trade Ideas", exact=True)  # the visible name, which may spill out of a squeezed link
         name_box, nav_box, sign_out_box = name.bounding_box(), nav.bounding_box(), sign_out.bounding_box()

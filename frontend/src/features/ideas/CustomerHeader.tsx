@@ -51,7 +51,7 @@ export function CustomerHeader({
   ];
   const menuEntries: MenuEntry[] = [
     ...links.map((l) => ({ kind: "link" as const, ...l })),
-    { kind: "action", label: "Sign Out", icon: LogOut, onSelect: onLogout, danger: true, disabled: loggingOut },
+    { kind: "action", label: "Logout", icon: LogOut, onSelect: onLogout, danger: true, disabled: loggingOut },
   ];
 
   return (
@@ -79,7 +79,7 @@ export function CustomerHeader({
           <div className="hidden xl:block">
             <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut} className="whitespace-nowrap">
               <LogOut className="h-4 w-4" aria-hidden="true" />
-              Sign Out
+              Logout
             </Button>
           </div>
           <div className="xl:hidden">
