@@ -32,6 +32,8 @@ def own_settings(data_dir: Path, name: str) -> Settings:
         demo_password=DEMO_PASSWORD,
         static_dir=data_dir / "no-spa",
         housekeeping_interval_seconds=0,
+        # The ledger's own entries only: price checks (whose steps are ledger entries too) run in tests/prices.
+        price_feed="off",
     )
 
 

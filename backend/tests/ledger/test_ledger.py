@@ -21,6 +21,8 @@ from tradeideas.ledger import service
 from tradeideas.ledger.chain import canonical
 from tradeideas.ledger.models import LedgerEntry
 from tradeideas.ledger.verify import verify
+from tradeideas.prices.events import IdeaPriceChecked
+from tradeideas.realtime.service import publish
 
 IDEA = {
     "marketType": "Forex",
@@ -231,3 +233,43 @@ async def service_head(app: FastAPI) -> tuple[int, str]:
     async with app.state.db.sessionmaker() as s:
         last = await service.head(s)
         return (0, "0" * 64) if last is None else (last.seq, last.hash)
+
+
+async def test_a_price_check_step_is_an_entry_and_leaves_the_ideas_state_alone(
+    ledger_app: FastAPI, teacher: httpx.AsyncClient
+) -> None:
+    """Each step of the independent settlement is appended as `idea.price_check` by the app's own wiring (the
+    event the price checks publish in their transaction); the idea's state in the ledger stays its last
+    publish, edit or result, so verify-ledger still holds and a later edit compares against that state."""
+    idea_id = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "AUD/NZD"})).json()["id"]
+    at = utcnow()
+    step = IdeaPriceChecked(
+        idea_id=idea_id,
+        educator_id=1,
+        step="triggered",
+        at=at,
+        feed="oanda",
+        symbol="AUD_NZD",
+        price="0.9400",
+        outcome=None,
+        r_multiple=None,
+    )
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        await publish(s, step)
+    async with ledger_app.state.db.sessionmaker() as s:
+        last = (
+            (await s.execute(select(LedgerEntry).where(LedgerEntry.subject_id == idea_id).order_by(LedgerEntry.seq)))
+            .scalars()
+            .all()
+        )
+        assert [entry.kind for entry in last] == ["idea.published", "idea.price_check"]
+        assert json.loads(last[-1].payload) == {
+            "step": "triggered",
+            "feed": "oanda",
+            "symbol": "AUD_NZD",
+            "price": "0.9400",
+            "outcome": None,
+            "rMultiple": None,
+        }
+        assert (await service.last_payload(s, idea_id)) == json.loads(last[0].payload)
+    assert await _problems(ledger_app) == []
