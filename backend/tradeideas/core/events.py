@@ -109,11 +109,21 @@ class EventBus:
         for tag in self._tags(event_types):
             self._after.setdefault(tag, []).append(handler)
 
+    def _typed(self, event: DomainEvent) -> bool:
+        """Handlers are typed for the class that owns the event's tag: an object of another class that carries the
+        same tag (a test's stand-in, say) reaches none of them."""
+        event_class = self.classes.get(event.type)
+        return event_class is not None and isinstance(event, event_class)
+
     async def run_during(self, db: AsyncSession, event: DomainEvent) -> None:
+        if not self._typed(event):
+            return
         for handler in self._during.get(event.type, ()):
             await handler(db, event)
 
     def committed(self, event: DomainEvent) -> None:
+        if not self._typed(event):
+            return
         for handler in self._after.get(event.type, ()):
             try:
                 handler(event)
