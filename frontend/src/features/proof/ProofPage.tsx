@@ -1,9 +1,8 @@
-import { ArrowLeft, ShieldCheck } from "lucide-react";
-import { Link } from "react-router";
+import { ShieldCheck } from "lucide-react";
 import { Card } from "../../components/Card";
 import { ErrorAlert } from "../../components/ErrorAlert";
+import { HomeHeader } from "../../components/HomeHeader";
 import { Spinner } from "../../components/Spinner";
-import { ThemeToggle } from "../../components/ThemeToggle";
 import { useProof, type DayFingerprint } from "./useProof";
 
 /** How many days' fingerprints the page lists in full (the API has every day). */
@@ -35,15 +34,7 @@ export function ProofPage() {
   const proof = useProof();
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface/95">
-        <div className="mx-auto flex max-w-3xl items-center justify-between px-4 py-3">
-          <Link to="/" className="inline-flex min-h-11 items-center gap-2 text-sm font-medium text-muted hover:text-fg sm:min-h-0">
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-            Home
-          </Link>
-          <ThemeToggle />
-        </div>
-      </header>
+      <HomeHeader />
       <main className="mx-auto max-w-3xl space-y-6 px-4 py-8">
         <div className="flex items-start gap-3">
           <ShieldCheck className="mt-1 h-7 w-7 shrink-0 text-emerald-500" aria-hidden="true" />
