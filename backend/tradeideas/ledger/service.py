@@ -10,11 +10,8 @@ In both, `seq` is the primary key: a writer that somehow read a stale head fails
 import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from sqlalchemy import func, insert, select, text
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.errors import NotFound
@@ -56,18 +53,14 @@ async def head(db: AsyncSession) -> LedgerEntry | None:
     return (await db.execute(select(LedgerEntry).order_by(LedgerEntry.seq.desc()).limit(1))).scalar_one_or_none()
 
 
-def _upsert(db: AsyncSession) -> Any:
-    return pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
-
-
 async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload, at: datetime) -> int:
     """Add one entry at the end of the chain, in the caller's transaction; its position is returned. Every payload
     value is a string or null (numbers as strings); anything else is a TypeError, so an entry that could be hashed
     two ways is never written.
 
-    Three statements: the turn, the head, and the entry written together with its day's fingerprint (one upsert
-    behind the insert), in plain SQL rather than through the session's unit of work: the ledger is on the path of
-    every change to an idea (decision 0051 measures it)."""
+    Three statements: the turn, the head, and the entry, in plain SQL rather than through the session's unit of
+    work: the ledger is on the path of every change to an idea (decision 0051 measures it). The entry's day
+    fingerprint (`ledger_days`) is kept by a trigger inside the insert (decision 0058)."""
     for key, value in payload.items():
         if value is not None and not isinstance(value, str):
             raise TypeError(f"ledger payload {key!r} must be a string or null, not {type(value).__name__}")
@@ -83,7 +76,6 @@ async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload
         payload=payload,
         prev_hash=GENESIS if last is None else last.hash,
     )
-    digest = entry.hash()
     await db.execute(
         insert(LedgerEntry).values(
             seq=entry.seq,
@@ -92,18 +84,8 @@ async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload
             subject_id=entry.subject_id,
             payload=canonical(entry.payload),
             prev_hash=entry.prev_hash,
-            hash=digest,
+            hash=entry.hash(),
             recorded_at=utcnow(),
-        )
-    )
-    day = _upsert(db)(LedgerDay).values(
-        day=at.astimezone(UTC).date(), first_seq=entry.seq, last_seq=entry.seq, entries=1, hash=digest
-    )
-    # The newest entry is the day's last: appends take turns, so seq only grows.
-    await db.execute(
-        day.on_conflict_do_update(
-            index_elements=[LedgerDay.day],
-            set_={"last_seq": entry.seq, "hash": digest, "entries": LedgerDay.entries + 1},
         )
     )
     return entry.seq
