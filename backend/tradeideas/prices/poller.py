@@ -86,6 +86,7 @@ class Round:
     requests: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (feed, symbol, granularity) -> count
     moved: int = 0
     series: int = 0
+    replayed: int = 0  # ideas replayed over new candles (new ones, and those a candle may move)
 
 
 class PricePoller:
@@ -209,7 +210,7 @@ class PricePoller:
         for key, ids in series.items():
             if key in unknown:
                 continue
-            needs = self._replay(key, ids, fetched.get(key, []), {}, epoch, changed)
+            needs = self._replay(key, ids, fetched.get(key, []), {}, epoch, changed, result)
             if needs:
                 detail_needed[key] = needs
         stored: list[tuple[str, str, list[Candle]]] = [(k[0], k[1], c) for k, c in fetched.items()]
@@ -219,7 +220,7 @@ class PricePoller:
             fine = await self._detail(feed, key[1], min(needs), needs, detail, result)
             if fine:
                 stored.append((key[0], key[1], fine))
-            self._replay(key, series[key], [], detail, epoch, changed)
+            self._replay(key, series[key], [], detail, epoch, changed, result)
         due = self._checkpoints(series, epoch)
         async with self.database.sessionmaker() as db, db.begin():
             await service.store_candles(db, stored)
@@ -376,6 +377,7 @@ class PricePoller:
         detail: dict[int, list[Candle]],
         epoch: int,
         changed: dict[int, Progress],
+        result: Round,
     ) -> set[int]:
         """Replays the symbol's ideas that its new candles may move (and those not in its book: new, or waiting
         for finer candles); returns the base candles that need finer ones."""
@@ -393,6 +395,7 @@ class PricePoller:
         replay.extend(i for i in ids if i in touched)
         passed = max((c.end for c in held.candles if c.complete), default=held.passed)
         needs: set[int] = set()
+        result.replayed += len(replay)
         for i in replay:
             held.book.remove(i)
             before = self.progress[i]
