@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, exists, func, insert, select, update
+from sqlalchemy import Select, delete, exists, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -506,15 +506,25 @@ async def candles_for(db: AsyncSession, idea_id: int, now: datetime) -> CandlesO
 
 
 async def verified_figures(
-    db: AsyncSession, educator_ids: Sequence[int]
+    db: AsyncSession,
+    educator_ids: Sequence[int],
+    ideas: Select[int] | None = None,
+    since: datetime | None = None,
 ) -> dict[int, tuple[VerifiedFigures, float | None]]:
-    """Per educator: the verified figures and the agreement rate (share of ideas with both verdicts that agree)."""
+    """Per educator: the verified figures and the agreement rate (share of ideas with both verdicts that agree).
+
+    A filtered record passes `ideas` (a select of the idea ids it counts) and `since` (its period: ideas settled
+    from then on, or for unverifiable ones published from then on).
+    """
     v = IdeaVerification
-    rows = await db.execute(
-        select(v.educator_id, v.state, v.outcome, v.r_multiple, v.educator_outcome).where(
-            v.educator_id.in_(list(educator_ids)), v.state.in_(["settled", "unverifiable"])
-        )
+    stmt = select(v.educator_id, v.state, v.outcome, v.r_multiple, v.educator_outcome).where(
+        v.educator_id.in_(list(educator_ids)), v.state.in_(["settled", "unverifiable"])
     )
+    if ideas is not None:
+        stmt = stmt.where(v.idea_id.in_(ideas))
+    if since is not None:
+        stmt = stmt.where(func.coalesce(v.settled_at, v.published_at) >= since)
+    rows = await db.execute(stmt)
     tallies: dict[int, dict[str, Any]] = {
         e: {"settled": 0, "wins": 0, "losses": 0, "r": [], "unverifiable": 0, "both": 0, "agree": 0}
         for e in educator_ids
