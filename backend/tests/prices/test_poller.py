@@ -224,11 +224,18 @@ async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_wit
             async with app.state.db.sessionmaker() as db:
                 rows = {r.idea_id: r for r in await db.scalars(select(IdeaVerification))}
             reference: dict[int, Progress] = {i: Progress() for i, _ in ideas}
-            quiet_rounds = 0
+            quiet_rounds = several_moved = 0
+            pages = component_of(app, IdeaCache)
             for m in range(rounds):
                 at = t + 60 * m + 30  # the candle of minute m is still open
                 state.now, now.at = at, datetime.fromtimestamp(at, UTC)
+                generation, events = pages.generation, await verification_events(app)
                 done = await poller.run_round()
+                if m > 0:  # (the first round adopts the ideas, in a transaction of its own)
+                    # Each idea that moved is one event for open pages; the page cache is dropped once per round.
+                    assert await verification_events(app) - events == done.moved
+                    assert pages.generation - generation == (1 if done.moved else 0)
+                    several_moved += done.moved > 1
                 if m == 0:
                     async with app.state.db.sessionmaker() as db:
                         rows = {r.idea_id: r for r in await db.scalars(select(IdeaVerification))}
@@ -253,3 +260,10 @@ async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_wit
     outcomes = [p.state for p in reference.values()]
     assert outcomes.count("settled") >= 3 and outcomes.count("triggered") + outcomes.count("settled") >= 6
     assert quiet_rounds >= 5  # rounds whose candles touched no level replayed no idea
+    assert several_moved >= 1
+
+
+async def verification_events(app: FastAPI) -> int:
+    async with app.state.db.sessionmaker() as db:
+        count = select(func.count()).select_from(Event).where(Event.type == "idea.verification")
+        return int((await db.execute(count)).scalar_one())
