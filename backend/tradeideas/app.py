@@ -2,7 +2,7 @@
 
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -152,9 +152,15 @@ def subscribe(
 
     # Same transaction: the price check's `agrees` follows the educator's call as it is recorded.
     bus.during(IdeaStatusChanged, educator_outcome)
-    # A price check shows on every idea (list pages) and in verified track-record figures.
-    bus.after_commit(IdeaVerificationChanged, lambda event: ideas.drop_pages())
-    bus.after_commit(IdeaVerificationChanged, lambda event: records.drop_educator(event.educator_id))
+
+    # A price check shows on every idea (list pages) and in verified track-record figures. A poll round commits its
+    # changes together: the pages are dropped once per round, and each educator's record once.
+    def verifications_changed(events: Sequence[IdeaVerificationChanged]) -> None:
+        ideas.drop_pages()
+        for educator_id in {event.educator_id for event in events}:
+            records.drop_educator(educator_id)
+
+    bus.after_commit_batch(IdeaVerificationChanged, verifications_changed)
     bus.after_commit(IdeaStatusChanged, push.wake)
     bus.during(ChatMessageCreated, queue_chat_pushes)  # chatMessage pushes, for those who switched them on
     bus.after_commit(ChatMessageCreated, push.wake)

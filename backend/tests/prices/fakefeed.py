@@ -117,6 +117,8 @@ def _oanda(state: FeedState, path: str, query: dict[str, str], auth: str | None)
 
 def _handler(state: FeedState) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # connections are kept alive, as Binance's and OANDA's are
+
         def log_message(self, *args: Any) -> None:
             pass
 

@@ -1,9 +1,12 @@
 """The poller against a local feed: ideas adopted, candles fetched once per symbol, steps recorded once, outages
 and rate limits waited out without a wrong verdict, unknown symbols unverifiable, restarts resumed."""
 
+import random
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -16,8 +19,10 @@ from tradeideas.core.deps import component_of
 from tradeideas.core.leader import Leader
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.prices import service
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.poller import PricePoller
+from tradeideas.prices.settlement import Candle, Prices, Progress, advance
 from tradeideas.realtime.models import Event
 from tradeideas.settings import Settings
 from tradeideas.trackrecords.cache import TrackRecordCache
@@ -174,3 +179,91 @@ async def test_forex_without_a_token_is_not_verified(
     assert shown["state"] == "unverifiable" and shown["reason"] == "no forex feed configured"
     async with app.state.db.sessionmaker() as db:
         assert (await db.execute(select(func.count()).select_from(Event))).scalar_one() > 0
+
+
+async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_with_a_full_replay(
+    app: FastAPI, settings: Settings, educator_a: httpx.AsyncClient, tf: str
+) -> None:
+    """Ideas on a crypto and a forex symbol (bid and ask apart), BUY and SELL, one to three exits, over a random
+    walk one minute per round: every verdict and receipt is the one the full replay of every idea over every
+    candle gives, and a round whose candles touch no watched level replays no idea."""
+    rng = random.Random(24)
+    ideas: list[tuple[int, str]] = []
+    for k in range(16):
+        buy, entry, exits = k % 2 == 0, Decimal(94 + (k * 7) % 13), 1 + k % 3
+        sign = 1 if buy else -1
+        pair, market = ("BTC/USDT", "Crypto") if k < 10 else ("EUR/USD", "Forex")
+        body = {"marketType": market, "orderType": "BUY" if buy else "SELL", "ideaType": "Leverage", "pair": pair,
+                "timeFrame": tf, "entry1": str(entry), "invalidationLevel": str(entry - sign * 3)}  # fmt: skip
+        for n in range(exits):
+            body[f"exit{n + 1}"] = str(entry + sign * 3 * (n + 1))
+        r = await educator_a.post("/api/trade-ideas", json=body)
+        assert r.status_code in (200, 201), r.text
+        ideas.append((int(r.json()["id"]), "BTCUSDT" if k < 10 else "EUR_USD"))
+    t = minute(datetime.now(UTC)) + 120
+    rounds, spread = 45, Decimal("0.3")
+    paths: dict[str, list[Candle]] = {}
+    with fake_feed() as (url, state):
+        for symbol in ("BTCUSDT", "EUR_USD"):
+            price, bars, candles = Decimal(100), [], []
+            for m in range(rounds):
+                close = price + Decimal(rng.choice([-15, -10, -5, 5, 10, 15])) / 10
+                low, high = min(price, close) - Decimal("0.2"), max(price, close) + Decimal("0.2")
+                ask = (price + spread, high + spread, low + spread, close + spread)
+                forex = symbol == "EUR_USD"
+                bars.append(Bar(t + 60 * m, str(price), str(high), str(low), str(close),
+                                tuple(str(a) for a in ask) if forex else None))  # type: ignore[arg-type]  # fmt: skip
+                candles.append(Candle(t + 60 * m, "1m", Prices(price, high, low, close),
+                                      Prices(*ask) if forex else None))  # fmt: skip
+                price = close
+            state.put(symbol, "1m" if symbol == "BTCUSDT" else "M1", bars)
+            paths[symbol] = candles
+        async with httpx.AsyncClient() as http:
+            now = Now(datetime.fromtimestamp(t, UTC))
+            poller = poller_for(app, settings, url, now, http)
+            async with app.state.db.sessionmaker() as db:
+                rows = {r.idea_id: r for r in await db.scalars(select(IdeaVerification))}
+            reference: dict[int, Progress] = {i: Progress() for i, _ in ideas}
+            quiet_rounds = several_moved = 0
+            pages = component_of(app, IdeaCache)
+            for m in range(rounds):
+                at = t + 60 * m + 30  # the candle of minute m is still open
+                state.now, now.at = at, datetime.fromtimestamp(at, UTC)
+                generation, events = pages.generation, await verification_events(app)
+                done = await poller.run_round()
+                if m > 0:  # (the first round adopts the ideas, in a transaction of its own)
+                    # Each idea that moved is one event for open pages; the page cache is dropped once per round.
+                    assert await verification_events(app) - events == done.moved
+                    assert pages.generation - generation == (1 if done.moved else 0)
+                    several_moved += done.moved > 1
+                if m == 0:
+                    async with app.state.db.sessionmaker() as db:
+                        rows = {r.idea_id: r for r in await db.scalars(select(IdeaVerification))}
+                for idea_id, symbol in ideas:
+                    seen = [replace(c, complete=c.time < t + 60 * m) for c in paths[symbol][: m + 1]]
+                    plan = service.plan_of(rows[idea_id])
+                    assert not isinstance(plan, str)
+                    if not reference[idea_id].done:
+                        reference[idea_id] = advance(plan, reference[idea_id], seen, at)
+                        assert reference[idea_id].needs_detail is None  # the levels are wider than any candle
+                if m > 1 and done.replayed == 0:
+                    quiet_rounds += 1
+    async with app.state.db.sessionmaker() as db:
+        checked = {r.idea_id: r for r in await db.scalars(select(IdeaVerification))}
+    for idea_id, _ in ideas:
+        expected, row = reference[idea_id], checked[idea_id]
+        assert (row.state, row.outcome) == (expected.state, expected.outcome), idea_id
+        assert [(r["step"], r["candleTime"]) for r in row.receipts] == [
+            (r.step, datetime.fromtimestamp(r.candle_time, UTC).isoformat().replace("+00:00", "Z"))
+            for r in expected.receipts
+        ], idea_id
+    outcomes = [p.state for p in reference.values()]
+    assert outcomes.count("settled") >= 3 and outcomes.count("triggered") + outcomes.count("settled") >= 6
+    assert quiet_rounds >= 5  # rounds whose candles touched no level replayed no idea
+    assert several_moved >= 1
+
+
+async def verification_events(app: FastAPI) -> int:
+    async with app.state.db.sessionmaker() as db:
+        count = select(func.count()).select_from(Event).where(Event.type == "idea.verification")
+        return int((await db.execute(count)).scalar_one())

@@ -9,6 +9,9 @@ on an `EventBus`:
   failure there is the handler's to contain, so it never fails the change it reacts to;
 - `after_commit(EventType, handler)`: called once the change is committed, in every process, with
   events from any process (drop cache entries, wake workers). Handlers must be quick and must not block.
+- `after_commit_batch(EventType, handler)`: the same, called once per batch of committed events (one
+  transaction's in this process, one read of the outbox in the others) with those of that type: a background
+  job that commits thousands of events at once (the price poller's round) drops a cache once, not per event.
 """
 
 import logging
@@ -59,6 +62,7 @@ class DomainEvent(BaseModel):
 E = TypeVar("E", bound=DomainEvent)
 DuringHandler = Callable[[AsyncSession, Any], Awaitable[None]]
 CommitHandler = Callable[[Any], None]
+BatchHandler = Callable[[Sequence[Any]], None]
 
 
 def check_receivers(event_class: type[DomainEvent]) -> None:
@@ -88,6 +92,7 @@ class EventBus:
         self.classes: dict[str, type[DomainEvent]] = {type_tag(c): c for c in classes}
         self._during: dict[str, list[DuringHandler]] = {}
         self._after: dict[str, list[CommitHandler]] = {}
+        self._after_batch: list[tuple[frozenset[str], BatchHandler]] = []
         # Told the outbox ids this process committed itself (the broker then skips them when they come back).
         self.local_ids_listeners: list[Callable[[Sequence[int]], None]] = []
 
@@ -108,6 +113,11 @@ class EventBus:
     def after_commit(self, event_types: type[E] | Sequence[type[E]], handler: Callable[[E], None]) -> None:
         for tag in self._tags(event_types):
             self._after.setdefault(tag, []).append(handler)
+
+    def after_commit_batch(
+        self, event_types: type[E] | Sequence[type[E]], handler: Callable[[Sequence[E]], None]
+    ) -> None:
+        self._after_batch.append((frozenset(self._tags(event_types)), handler))
 
     def _typed(self, event: DomainEvent) -> bool:
         """Handlers are typed for the class that owns the event's tag: an object of another class that carries the
@@ -130,11 +140,24 @@ class EventBus:
             except Exception:
                 log.exception("after-commit handler of %s failed", event.type)
 
+    def committed_batch(self, events: Sequence[DomainEvent]) -> None:
+        """Events committed together, in order: each one's handlers, then each batch handler once."""
+        for event in events:
+            self.committed(event)
+        for tags, handler in self._after_batch:
+            matching = [e for e in events if e.type in tags and self._typed(e)]
+            if not matching:
+                continue
+            try:
+                handler(matching)
+            except Exception:
+                log.exception("after-commit batch handler of %s failed", ", ".join(sorted(tags)))
+
     def local_commit(self, events: Sequence[tuple[int, DomainEvent]]) -> None:
         """This process committed these (outbox id, event) pairs: react at once, before its response leaves."""
         for _, event in events:
             EVENTS_PUBLISHED.labels(event.type).inc()
-            self.committed(event)
+        self.committed_batch([event for _, event in events])
         ids = [event_id for event_id, _ in events]
         for listener in self.local_ids_listeners:
             listener(ids)

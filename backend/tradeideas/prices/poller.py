@@ -13,6 +13,7 @@ committed round ended (the replay is idempotent; a step is recorded once).
 import asyncio
 import logging
 import time
+from bisect import bisect_left
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -23,14 +24,17 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.core.events import DomainEvent
 from tradeideas.core.leader import Leader
 from tradeideas.core.metrics import PRICE_FEED_LAG
 from tradeideas.db import Database, utcnow
 from tradeideas.ideas.pricing import ideas_to_price
 from tradeideas.prices import service
+from tradeideas.prices.book import Book
 from tradeideas.prices.feeds import BinanceFeed, Feed, FeedUnavailable, OandaFeed, UnknownSymbol
 from tradeideas.prices.models import IdeaVerification
-from tradeideas.prices.settlement import DETAIL, Candle, Plan, Progress, advance, unverifiable
+from tradeideas.prices.settlement import DETAIL, Candle, Plan, Progress, advance, unverifiable, watched
+from tradeideas.realtime.service import publish_many
 from tradeideas.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -39,6 +43,7 @@ FeedStatus = Literal["ok", "degraded", "off"]
 MAX_BACKOFF_SECONDS = 300.0
 PRUNE_EVERY_SECONDS = 3600.0
 SERIES_CONCURRENCY = 8
+CHECKPOINT_BATCH = 100  # cursor-only checkpoints written per round, oldest first
 
 
 @dataclass
@@ -63,12 +68,25 @@ class FeedHealth:
 
 
 @dataclass
+class Held:
+    """One feed symbol between rounds, in the leading process: its base candles from where its ideas need them, and
+    the book of its ideas that every candle up to `passed` has left where they were."""
+
+    candles: list[Candle] = field(default_factory=list)  # oldest first
+    loaded_from: int | None = None  # every stored candle opening from here on is in `candles`
+    needed: int = 0  # where the oldest of its ideas needs candles from
+    passed: int = 0  # end of the newest complete candle the ideas in the book have been checked against
+    book: Book = field(default_factory=Book)
+
+
+@dataclass
 class Round:
     """What one poll round did (for tests and the benchmark)."""
 
     requests: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (feed, symbol, granularity) -> count
     moved: int = 0
     series: int = 0
+    replayed: int = 0  # ideas replayed over new candles (new ones, and those a candle may move)
 
 
 class PricePoller:
@@ -91,6 +109,8 @@ class PricePoller:
         self.progress: dict[int, Progress] = {}  # the replay's state between rounds (rows hold checkpoints)
         self.plans: dict[int, Plan] = {}
         self.saved: dict[int, int] = {}  # the cursor each row holds
+        self.member_of: dict[int, tuple[str, str]] = {}  # idea -> (feed, symbol)
+        self.held: dict[tuple[str, str], Held] = {}
         self.known: set[tuple[str, str]] = set()  # symbols the feed confirmed in this process
         self.adopted_up_to = 0
         self._last_prune = 0.0
@@ -135,6 +155,8 @@ class PricePoller:
                     self.progress.clear()
                     self.plans.clear()
                     self.saved.clear()
+                    self.member_of.clear()
+                    self.held.clear()
                     self.adopted_up_to = 0
             except asyncio.CancelledError:
                 raise
@@ -155,27 +177,76 @@ class PricePoller:
         return "ok" if asked and all(asked) else "degraded"
 
     async def run_round(self) -> Round:
+        """One poll: adopt new ideas, one request per symbol and granularity, replay only the ideas the new candles
+        can move (`book.Book`), then write the round's steps, checkpoints and candles in one transaction."""
         result = Round()
         now = self.now()
         async with self.database.sessionmaker() as db, db.begin():
             await self._adopt(db)
             await self._refresh_levels(db, now)
-            watched = await service.open_series(db)
-        series: dict[tuple[str, str], list[int]] = {}
-        for idea_id, feed, symbol in watched:
-            if feed is not None and symbol is not None and feed in self.feeds:
-                series.setdefault((feed, symbol), []).append(idea_id)
+            series = await self._watch(db)
         result.series = len(series)
         limit = asyncio.Semaphore(SERIES_CONCURRENCY)
+        fetched: dict[tuple[str, str], list[Candle]] = {}
+        unknown: dict[tuple[str, str], str] = {}
 
-        async def one(key: tuple[str, str], ids: list[int]) -> None:
+        async def one(key: tuple[str, str]) -> None:
             async with limit:
                 try:
-                    await self._series(key[0], key[1], ids, result)
+                    candles = await self._poll(key, series[key], result)
+                except UnknownSymbol as error:
+                    unknown[key] = str(error)
+                    return
                 except Exception:
                     log.exception("price check of %s %s failed", *key)
+                    return
+                if candles:
+                    fetched[key] = candles
 
-        await asyncio.gather(*(one(key, ids) for key, ids in series.items()))
+        await asyncio.gather(*(one(key) for key in series))
+        epoch = int(now.timestamp())
+        changed: dict[int, Progress] = {}  # idea -> progress before this round (for those that took a step)
+        detail_needed: dict[tuple[str, str], set[int]] = {}
+        for key, ids in series.items():
+            if key in unknown:
+                continue
+            needs = self._replay(key, ids, fetched.get(key, []), {}, epoch, changed, result)
+            if needs:
+                detail_needed[key] = needs
+        stored: list[tuple[str, str, list[Candle]]] = [(k[0], k[1], c) for k, c in fetched.items()]
+        for key, needs in detail_needed.items():
+            detail: dict[int, list[Candle]] = {}
+            feed = self.feeds[key[0]]
+            fine = await self._detail(feed, key[1], min(needs), needs, detail, result)
+            if fine:
+                stored.append((key[0], key[1], fine))
+            self._replay(key, series[key], [], detail, epoch, changed, result)
+        due = self._checkpoints(series, epoch)
+        async with self.database.sessionmaker() as db, db.begin():
+            await service.store_candles(db, stored)
+            for key, message in unknown.items():
+                await self._unknown(db, await self._rows(db, series[key]), key[0], key[1], message)
+            await service.write_checkpoints(db, [(i, self.progress[i]) for i in due if i not in changed], now)
+            for i in due:
+                self.saved[i] = self.progress[i].cursor
+            events: list[DomainEvent] = []
+            for row in await self._rows(db, list(changed)):
+                before, after = changed.get(row.idea_id), self.progress.get(row.idea_id)
+                if after is None:
+                    continue
+                service.apply_progress(row, after)
+                row.updated_at = now
+                self.saved[row.idea_id] = after.cursor
+                if before is not None:
+                    events.append(service.changed_event(row, self.settings))
+                    events.extend(service.step_events(row, before, after))
+                    result.moved += 1
+            await publish_many(db, events)
+        for ids in series.values():
+            for i in ids:
+                progress = self.progress.get(i)
+                if progress is not None and progress.done:
+                    self.forget(i)
         for name, health in self.health.items():
             lag = 0.0 if not series or health.newest is None else max(0.0, now.timestamp() - health.newest)
             PRICE_FEED_LAG.labels(name).set(lag)
@@ -190,21 +261,17 @@ class PricePoller:
     async def _adopt(self, db: AsyncSession) -> None:
         if self.adopted_up_to == 0:
             self.adopted_up_to = await service.max_adopted(db)
-            first = await ideas_to_price(db, after_id=0, limit=100_000)
+            first = await ideas_to_price(db, after_id=0, limit=1_000_000)
             have = await service.adopted_ids(db, 0)
-            for idea in first:
-                if idea.id not in have:
-                    await service.adopt(db, idea, self.settings)
+            await service.adopt_many(db, [idea for idea in first if idea.id not in have], self.settings)
             self.adopted_up_to = max([self.adopted_up_to, *(i.id for i in first)])
             return
         # Ideas committed out of id order: look a little behind the newest adopted one.
         after = max(0, self.adopted_up_to - 50)
         fresh = await ideas_to_price(db, after_id=after)
         have = await service.adopted_ids(db, after)
-        for idea in fresh:
-            if idea.id not in have:
-                await service.adopt(db, idea, self.settings)
-            self.adopted_up_to = max(self.adopted_up_to, idea.id)
+        await service.adopt_many(db, [idea for idea in fresh if idea.id not in have], self.settings)
+        self.adopted_up_to = max([self.adopted_up_to, *(i.id for i in fresh)])
 
     async def _refresh_levels(self, db: AsyncSession, now: datetime) -> None:
         rows = list(
@@ -212,12 +279,70 @@ class PricePoller:
         )
         if not rows:
             return
-        ideas = await ideas_to_price(db, ids=[r.idea_id for r in rows])
+        ideas = await ideas_to_price(db, ids=[r.idea_id for r in rows], limit=len(rows))
         before = {r.idea_id: dict(r.levels) for r in rows}
         await service.refresh_levels(db, rows, ideas, now, self.settings)
         for row in rows:
             if row.levels != before[row.idea_id]:
                 self.forget(row.idea_id)
+
+    async def _watch(self, db: AsyncSession) -> dict[tuple[str, str], list[int]]:
+        """The ideas still waiting or open, by feed symbol, with their plans and progress in memory (read from the
+        rows for ideas new to this process), and each symbol's stored candles from where its ideas need them."""
+        series: dict[tuple[str, str], list[int]] = {}
+        for idea_id, feed, symbol in await service.open_series(db):
+            if feed is not None and symbol is not None and feed in self.feeds:
+                series.setdefault((feed, symbol), []).append(idea_id)
+        watching = {i for ids in series.values() for i in ids}
+        for gone in [i for i in self.member_of if i not in watching]:  # deleted, or settled by another leader
+            self.forget(gone)
+        missing = [i for i in watching if i not in self.plans]
+        for start in range(0, len(missing), 1000):
+            for row in await self._rows(db, missing[start : start + 1000]):
+                plan = service.plan_of(row)
+                if isinstance(plan, str) or row.feed is None or row.symbol is None:
+                    continue
+                progress = service.load_progress(row.progress)
+                self.plans[row.idea_id] = plan
+                self.progress[row.idea_id] = progress
+                self.saved[row.idea_id] = progress.cursor
+                self.member_of[row.idea_id] = (row.feed, row.symbol)
+        lead = int(service.CHART_LEAD.total_seconds())
+        for key, ids in list(series.items()):
+            ids = [i for i in ids if i in self.plans]
+            if not ids:
+                del series[key]
+                continue
+            series[key] = ids
+            held = self.held.setdefault(key, Held())
+            needed = min(max(self.progress[i].cursor, self.plans[i].published - lead) for i in ids)
+            if held.loaded_from is None or needed < held.loaded_from:
+                base = self.feeds[key[0]].base
+                held.candles = _merged(await service.stored_candles(db, key[0], key[1], base, needed), held.candles)
+                held.loaded_from = needed
+            held.needed = needed
+        for key in [k for k in self.held if k not in series]:
+            del self.held[key]
+        return series
+
+    async def _poll(self, key: tuple[str, str], ids: list[int], result: Round) -> list[Candle] | None:
+        """The symbol checked once per process, then its new base candles: one request."""
+        feed_name, symbol = key
+        feed = self.feeds[feed_name]
+        health = self.health[feed_name]
+        if key not in self.known and time.monotonic() >= health.blocked_until:
+            try:
+                await feed.check_symbol(symbol, self.now().timestamp())
+                self.known.add(key)
+                health.succeeded()
+            except FeedUnavailable as error:
+                health.failed(time.monotonic(), error)
+        if key not in self.known:
+            return None
+        held = self.held[key]
+        newest = max((c.end for c in held.candles if c.complete), default=None)
+        start = held.needed if newest is None or newest < held.needed else newest
+        return await self._fetch(feed, symbol, feed.base, start, result)
 
     async def _fetch(self, feed: Feed, symbol: str, granularity: str, start: int, result: Round) -> list[Candle] | None:
         health = self.health[feed.name]
@@ -236,123 +361,127 @@ class PricePoller:
         return candles
 
     async def _rows(self, db: AsyncSession, ids: list[int]) -> list[IdeaVerification]:
-        stmt = select(IdeaVerification).where(IdeaVerification.idea_id.in_(ids), IdeaVerification.done.is_(False))
-        return list((await db.execute(stmt)).scalars())
+        out: list[IdeaVerification] = []
+        for start in range(0, len(ids), 1000):
+            stmt = select(IdeaVerification).where(
+                IdeaVerification.idea_id.in_(ids[start : start + 1000]), IdeaVerification.done.is_(False)
+            )
+            out.extend((await db.execute(stmt)).scalars())
+        return out
 
-    async def _series(self, feed_name: str, symbol: str, ids: list[int], result: Round) -> None:
-        feed = self.feeds[feed_name]
-        health = self.health[feed_name]
-        async with self.database.sessionmaker() as db, db.begin():
-            # Plans and progress live in memory between rounds; rows are read for ideas new to this process and
-            # written for those that took a step (or a checkpoint is due).
-            missing = [i for i in ids if i not in self.plans or i not in self.progress]
-            if missing:
-                for row in await self._rows(db, missing):
-                    plan = service.plan_of(row)
-                    if isinstance(plan, str):
-                        continue
-                    self.plans[row.idea_id] = plan
-                    progress = service.load_progress(row.progress)
-                    self.progress[row.idea_id] = progress
-                    self.saved[row.idea_id] = progress.cursor
-            ids = [i for i in ids if i in self.plans and i in self.progress]
-            if not ids:
-                return
-            now = self.now()
-            if (feed_name, symbol) not in self.known and time.monotonic() >= health.blocked_until:
-                try:
-                    await feed.check_symbol(symbol, now.timestamp())
-                    self.known.add((feed_name, symbol))
-                    health.succeeded()
-                except UnknownSymbol as unknown:
-                    await self._unknown(db, await self._rows(db, ids), feed_name, symbol, str(unknown))
-                    return
-                except FeedUnavailable as error:
-                    health.failed(time.monotonic(), error)
-            lead = int(service.CHART_LEAD.total_seconds())
-            needed = min(max(self.progress[i].cursor, self.plans[i].published - lead) for i in ids)
-            stored_until = await service.last_complete(db, feed_name, symbol, feed.base)
-            start = needed if stored_until is None or stored_until < needed else stored_until
-            if (feed_name, symbol) in self.known:
-                try:
-                    fetched = await self._fetch(feed, symbol, feed.base, start, result)
-                except UnknownSymbol as unknown:
-                    await self._unknown(db, await self._rows(db, ids), feed_name, symbol, str(unknown))
-                    return
-                if fetched:
-                    await service.store_candles(db, feed_name, symbol, fetched)
-            candles = await service.stored_candles(db, feed_name, symbol, feed.base, needed)
-            if candles:
-                newest = max(c.end for c in candles)
-                health.newest = newest if health.newest is None else max(health.newest, newest)
-            detail: dict[int, list[Candle]] = {}
-            befores = {i: self.progress[i] for i in ids}
-            needs = self._advance(ids, candles, detail, now)
-            if needs:
-                await self._detail(db, feed, symbol, min(needs), needs, detail, result)
-                self._advance(ids, candles, detail, now)
-            changed = [
-                i
-                for i in ids
-                if (self.progress[i].receipts, self.progress[i].state) != (befores[i].receipts, befores[i].state)
-                or self.progress[i].cursor - self.saved.get(i, 0) >= service.CHECKPOINT_SECONDS
-            ]
-            for row in await self._rows(db, changed) if changed else []:
-                before, after = befores[row.idea_id], self.progress[row.idea_id]
-                service.apply_progress(row, after)
-                row.updated_at = now
-                self.saved[row.idea_id] = after.cursor
-                if (after.receipts, after.state) != (before.receipts, before.state):
-                    await service.announce(db, row, self.settings)
-                    await service.publish_steps(db, row, before, after)
-                    result.moved += 1
-        for i in ids:
-            if self.progress[i].done:
-                self.forget(i)
-
-    def _advance(
-        self, ids: list[int], candles: list[Candle], detail: dict[int, list[Candle]], now: datetime
+    def _replay(
+        self,
+        key: tuple[str, str],
+        ids: list[int],
+        fetched: list[Candle],
+        detail: dict[int, list[Candle]],
+        epoch: int,
+        changed: dict[int, Progress],
+        result: Round,
     ) -> set[int]:
-        """Replays each idea over the series' candles in memory; returns the base candles that need finer ones."""
+        """Replays the symbol's ideas that its new candles may move (and those not in its book: new, or waiting
+        for finer candles); returns the base candles that need finer ones."""
+        held = self.held[key]
+        held.candles = _merged(held.candles, fetched)
+        if held.candles:
+            newest = max(c.end for c in held.candles)
+            health = self.health[key[0]]
+            health.newest = newest if health.newest is None else max(health.newest, newest)
+        times = [c.time for c in held.candles]
+        fresh = held.candles[bisect_left(times, held.passed) :]
+        previous = next((c for c in reversed(held.candles) if c.end == held.passed and c.complete), None)
+        replay = [i for i in ids if i not in held.book]
+        touched = held.book.touched(fresh, previous)
+        replay.extend(i for i in ids if i in touched)
+        passed = max((c.end for c in held.candles if c.complete), default=held.passed)
         needs: set[int] = set()
-        epoch = int(now.timestamp())
-        for i in ids:
-            after = advance(self.plans[i], self.progress[i], candles, epoch, detail)
+        result.replayed += len(replay)
+        for i in replay:
+            held.book.remove(i)
+            before = self.progress[i]
+            since = held.candles[bisect_left(times, before.cursor - 60) :]
+            after = advance(self.plans[i], before, since, epoch, detail)
+            self.progress[i] = after
+            if (after.receipts, after.state) != (before.receipts, before.state):
+                changed.setdefault(i, before)
             if after.needs_detail is not None:
                 needs.add(after.needs_detail)
-            self.progress[i] = after
+                continue
+            watch = watched(self.plans[i], after)
+            if watch is not None and after.cursor == passed:
+                held.book.add(i, watch)
+        held.passed = passed
+        # Candles every idea has passed are not needed in memory (the oldest cursor's previous one is kept).
+        oldest = min(self.progress[i].cursor for i in ids)
+        keep = bisect_left(times, min(oldest, held.needed) - 60)
+        if keep > 0:
+            held.candles = held.candles[keep:]
+            held.loaded_from = max(held.loaded_from or 0, held.candles[0].time if held.candles else passed)
         return needs
+
+    def _checkpoints(self, series: dict[tuple[str, str], list[int]], epoch: int) -> list[int]:
+        """Ideas whose saved cursor is ten minutes of path behind (at most CHECKPOINT_BATCH per round, oldest first):
+        their progress is brought up to date (a replay over quiet candles) and written."""
+        due: list[tuple[int, int]] = []
+        for key, ids in series.items():
+            held = self.held.get(key)
+            if held is None:
+                continue
+            behind = held.passed - service.CHECKPOINT_SECONDS
+            for i in ids:
+                # A row that was never checkpointed resumes from publishing.
+                saved = max(self.saved.get(i, 0), self.plans[i].published)
+                if saved <= behind:
+                    due.append((saved, i))
+        due.sort()
+        out = []
+        for _, i in due[:CHECKPOINT_BATCH]:
+            held = self.held[self.member_of[i]]
+            before = self.progress[i]
+            times = [c.time for c in held.candles]
+            after = advance(self.plans[i], before, held.candles[bisect_left(times, before.cursor - 60) :], epoch)
+            if after.needs_detail is not None or (after.receipts, after.state) != (before.receipts, before.state):
+                continue  # not quiet after all: left for the next round's replay
+            self.progress[i] = after
+            out.append(i)
+        return out
 
     def forget(self, idea_id: int) -> None:
         self.progress.pop(idea_id, None)
         self.plans.pop(idea_id, None)
         self.saved.pop(idea_id, None)
+        key = self.member_of.pop(idea_id, None)
+        if key is not None and key in self.held:
+            self.held[key].book.remove(idea_id)
 
     async def _detail(
         self,
-        db: AsyncSession,
         feed: Feed,
         symbol: str,
         start: int,
         needs: set[int],
         detail: dict[int, list[Candle]],
         result: Round,
-    ) -> None:
-        """Finer candles for the base candles that span two levels: one request from the earliest of them."""
+    ) -> list[Candle] | None:
+        """Finer candles for the base candles that span two levels: one request from the earliest of them. Returns
+        what was fetched (stored with the round's writes)."""
         fine = DETAIL[feed.base]
         step = 60
-        stored = await service.stored_candles(db, feed.name, symbol, fine, start, max(needs) + step)
+        end = max(needs) + step
+        async with self.database.sessionmaker() as db:
+            stored = await service.stored_candles(db, feed.name, symbol, fine, start, end)
         covered = {t for t in needs if any(c.time >= t + step - 5 and c.complete for c in stored)}
+        fetched = None
         if covered != needs and (feed.name, symbol) in self.known:
             fetched = await self._fetch(feed, symbol, fine, start, result)
             if fetched is None:
-                return  # the feed is away: the ideas wait for it rather than settle without their finer candles
-            await service.store_candles(db, feed.name, symbol, fetched)
-            stored = await service.stored_candles(db, feed.name, symbol, fine, start, max(needs) + step)
+                return None  # the feed is away: the ideas wait for it rather than settle without their finer candles
+            stored = _merged(stored, [c for c in fetched if start <= c.time < end])
         reach = max((c.end for c in stored), default=start)
         for base in needs:
             if base + step <= reach or any(base <= c.time < base + step for c in stored):
                 detail[base] = [c for c in stored if base <= c.time < base + step]
+        return fetched
 
     async def _unknown(
         self, db: AsyncSession, rows: list[IdeaVerification], feed: str, symbol: str, message: str
@@ -367,3 +496,12 @@ class PricePoller:
             await service.announce(db, row, self.settings)
             await service.publish_steps(db, row, before, after)
             self.forget(row.idea_id)
+
+
+def _merged(older: list[Candle], newer: list[Candle]) -> list[Candle]:
+    """One series oldest first; a candle in `newer` replaces the one of the same time (an open one, completed)."""
+    if not newer:
+        return older
+    by_time = {c.time: c for c in older}
+    by_time.update((c.time, c) for c in newer)
+    return [by_time[t] for t in sorted(by_time)]

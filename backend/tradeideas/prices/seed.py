@@ -146,6 +146,6 @@ async def store_demo_candles(db: AsyncSession, settings: Settings, now: datetime
         entry, stop = parse_level(idea.levels.entry1), parse_level(idea.levels.invalidation_level)
         assert entry is not None and stop is not None
         candles = _candles(idea, path, forex, abs(entry - stop), _decimals(idea.levels.entry1), rng)
-        await service.store_candles(db, feed, symbol, candles)
+        await service.store_candles(db, [(feed, symbol, candles)])
         stored += len(candles)
     return stored

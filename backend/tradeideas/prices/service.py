@@ -12,11 +12,12 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from sqlalchemy import delete, exists, func, select
+from sqlalchemy import Select, delete, exists, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.core.events import DomainEvent
 from tradeideas.core.models import AppMeta
 from tradeideas.db import DriverQuery, DriverReader, id_in, utcnow
 from tradeideas.ideas.outcomes import CORRECTION_WINDOW, Levels
@@ -27,7 +28,7 @@ from tradeideas.prices.feeds import binance_symbol, oanda_instrument
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.schemas import CandleOut, CandlesOut, ReceiptOut, Verification, VerifiedFigures
 from tradeideas.prices.settlement import Candle, Plan, Prices, Progress, Receipt
-from tradeideas.realtime.service import publish
+from tradeideas.realtime.service import publish, publish_many
 from tradeideas.settings import Settings
 
 NO_FOREX_FEED = "no forex feed configured"
@@ -172,36 +173,36 @@ def apply_progress(row: IdeaVerification, p: Progress) -> None:
     row.progress = dump_progress(p)
 
 
-async def announce(db: AsyncSession, row: IdeaVerification, settings: Settings) -> None:
+def changed_event(row: IdeaVerification, settings: Settings) -> IdeaVerificationChanged:
+    """Refreshes the row's `shown` JSON and returns the event that carries it to open pages."""
     row.shown = orjson.dumps(shown(row, settings.price_feed == "off")).decode()
-    await publish(
-        db,
-        IdeaVerificationChanged(
-            id=row.idea_id, educator_id=row.educator_id, verification=Verification.model_validate_json(row.shown)
-        ),
+    return IdeaVerificationChanged(
+        id=row.idea_id, educator_id=row.educator_id, verification=Verification.model_validate_json(row.shown)
     )
 
 
-async def publish_steps(db: AsyncSession, row: IdeaVerification, before: Progress, after: Progress) -> None:
+async def announce(db: AsyncSession, row: IdeaVerification, settings: Settings) -> None:
+    await publish(db, changed_event(row, settings))
+
+
+def step_events(row: IdeaVerification, before: Progress, after: Progress) -> list[IdeaPriceChecked]:
     """`IdeaPriceChecked` for every step `after` took beyond `before`, and for the verdict."""
-    for r in after.receipts[len(before.receipts) :]:
-        await publish(
-            db,
-            IdeaPriceChecked(
-                idea_id=row.idea_id,
-                educator_id=row.educator_id,
-                step=r.step,
-                at=_moment(r.at),
-                feed=row.feed,
-                symbol=row.symbol,
-                price=str(r.price),
-                outcome=None,
-                r_multiple=None,
-            ),
+    out = [
+        IdeaPriceChecked(
+            idea_id=row.idea_id,
+            educator_id=row.educator_id,
+            step=r.step,
+            at=_moment(r.at),
+            feed=row.feed,
+            symbol=row.symbol,
+            price=str(r.price),
+            outcome=None,
+            r_multiple=None,
         )
+        for r in after.receipts[len(before.receipts) :]
+    ]
     if after.state in ("settled", "unverifiable") and before.state != after.state:
-        await publish(
-            db,
+        out.append(
             IdeaPriceChecked(
                 idea_id=row.idea_id,
                 educator_id=row.educator_id,
@@ -212,8 +213,14 @@ async def publish_steps(db: AsyncSession, row: IdeaVerification, before: Progres
                 price=_dec(after.settlement_price),
                 outcome=after.outcome or after.reason,
                 r_multiple=after.r_multiple,
-            ),
+            )
         )
+    return out
+
+
+async def publish_steps(db: AsyncSession, row: IdeaVerification, before: Progress, after: Progress) -> None:
+    for event in step_events(row, before, after):
+        await publish(db, event)
 
 
 # ---------------------------------------------------------------- rows
@@ -225,8 +232,7 @@ def _initial(reason: str | None, plan: Plan | str) -> Progress:
     return settlement.unverifiable(plan) if isinstance(plan, str) else Progress()
 
 
-async def adopt(db: AsyncSession, idea: PricedIdea, settings: Settings) -> IdeaVerification:
-    """The idea's verification row: waiting, or unverifiable with the reason."""
+def _new_row(idea: PricedIdea, settings: Settings) -> tuple[IdeaVerification, Progress]:
     feed, symbol, reason = series_of(idea.market, idea.pair, settings)
     row = IdeaVerification(
         idea_id=idea.id,
@@ -243,15 +249,28 @@ async def adopt(db: AsyncSession, idea: PricedIdea, settings: Settings) -> IdeaV
         done=False,
         updated_at=utcnow(),
     )
-    plan = plan_of(row)
-    progress = _initial(reason, plan)
+    progress = _initial(reason, plan_of(row))
     apply_progress(row, progress)
-    db.add(row)
-    await db.flush()
-    await announce(db, row, settings)
-    if progress.done:
-        await publish_steps(db, row, Progress(), progress)
-    return row
+    return row, progress
+
+
+_ROW_COLUMNS = [c.key for c in IdeaVerification.__table__.columns]
+
+
+async def adopt_many(db: AsyncSession, ideas: Sequence[PricedIdea], settings: Settings, batch: int = 1000) -> None:
+    """The ideas' verification rows (waiting, or unverifiable with the reason) with their events, inserted in
+    batches: a first round over thousands of published ideas is a few statements, not one per idea."""
+    for start in range(0, len(ideas), batch):
+        events: list[DomainEvent] = []
+        values = []
+        for idea in ideas[start : start + batch]:
+            row, progress = _new_row(idea, settings)
+            events.append(changed_event(row, settings))
+            if progress.done:
+                events.extend(step_events(row, Progress(), progress))
+            values.append({key: getattr(row, key) for key in _ROW_COLUMNS})
+        await db.execute(insert(IdeaVerification), values)
+        await publish_many(db, events)
 
 
 async def adopted_ids(db: AsyncSession, after_id: int) -> set[int]:
@@ -309,10 +328,9 @@ def candle_of(row: PriceCandle) -> Candle:
     return Candle(row.time, row.granularity, bid, ask, row.complete)
 
 
-async def store_candles(db: AsyncSession, feed: str, symbol: str, candles: Sequence[Candle]) -> None:
-    """Insert or replace (an open candle is replaced by its later, complete self)."""
-    if not candles:
-        return
+async def store_candles(db: AsyncSession, series: Sequence[tuple[str, str, Sequence[Candle]]]) -> None:
+    """Insert or replace the candles of (feed, symbol, candles) series (an open candle is replaced by its later,
+    complete self)."""
     values = [
         {
             "feed": feed,
@@ -329,15 +347,16 @@ async def store_candles(db: AsyncSession, feed: str, symbol: str, candles: Seque
             "ask_close": _dec(c.ask.close) if c.ask else None,
             "complete": c.complete,
         }
+        for feed, symbol, candles in series
         for c in candles
     ]
+    if not values:
+        return
     insert = pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
-    for start in range(0, len(values), 500):
-        stmt = insert(PriceCandle).values(values[start : start + 500])
-        columns = {k: stmt.excluded[k] for k in values[0] if k not in ("feed", "symbol", "granularity", "time")}
-        await db.execute(
-            stmt.on_conflict_do_update(index_elements=["feed", "symbol", "granularity", "time"], set_=columns)
-        )
+    stmt = insert(PriceCandle)
+    columns = {k: stmt.excluded[k] for k in values[0] if k not in ("feed", "symbol", "granularity", "time")}
+    upsert = stmt.on_conflict_do_update(index_elements=["feed", "symbol", "granularity", "time"], set_=columns)
+    await db.execute(upsert, values)  # one statement, compiled once, for every candle of the round
 
 
 async def stored_candles(
@@ -396,6 +415,17 @@ async def open_series(db: AsyncSession) -> list[tuple[int, str | None, str | Non
 
 # Cursor-only moves are written every ten minutes of price path: a restart replays at most that much.
 CHECKPOINT_SECONDS = 600
+
+
+async def write_checkpoints(db: AsyncSession, moved: Sequence[tuple[int, Progress]], now: datetime) -> None:
+    """Cursor-only progress (no step: nothing shown changes but MAE/MFE) in one statement per batch."""
+    if not moved:
+        return
+    rows = [
+        {"idea_id": i, "progress": dump_progress(p), "mae_r": _r2(p.mae), "mfe_r": _r2(p.mfe), "updated_at": now}
+        for i, p in moved
+    ]
+    await db.execute(update(IdeaVerification), rows)  # bulk UPDATE by primary key
 
 
 # ---------------------------------------------------------------- feed status (any process answers /api/health)
@@ -476,15 +506,25 @@ async def candles_for(db: AsyncSession, idea_id: int, now: datetime) -> CandlesO
 
 
 async def verified_figures(
-    db: AsyncSession, educator_ids: Sequence[int]
+    db: AsyncSession,
+    educator_ids: Sequence[int],
+    ideas: Select[int] | None = None,
+    since: datetime | None = None,
 ) -> dict[int, tuple[VerifiedFigures, float | None]]:
-    """Per educator: the verified figures and the agreement rate (share of ideas with both verdicts that agree)."""
+    """Per educator: the verified figures and the agreement rate (share of ideas with both verdicts that agree).
+
+    A filtered record passes `ideas` (a select of the idea ids it counts) and `since` (its period: ideas settled
+    from then on, or for unverifiable ones published from then on).
+    """
     v = IdeaVerification
-    rows = await db.execute(
-        select(v.educator_id, v.state, v.outcome, v.r_multiple, v.educator_outcome).where(
-            v.educator_id.in_(list(educator_ids)), v.state.in_(["settled", "unverifiable"])
-        )
+    stmt = select(v.educator_id, v.state, v.outcome, v.r_multiple, v.educator_outcome).where(
+        v.educator_id.in_(list(educator_ids)), v.state.in_(["settled", "unverifiable"])
     )
+    if ideas is not None:
+        stmt = stmt.where(v.idea_id.in_(ideas))
+    if since is not None:
+        stmt = stmt.where(func.coalesce(v.settled_at, v.published_at) >= since)
+    rows = await db.execute(stmt)
     tallies: dict[int, dict[str, Any]] = {
         e: {"settled": 0, "wins": 0, "losses": 0, "r": [], "unverifiable": 0, "both": 0, "agree": 0}
         for e in educator_ids

@@ -26,7 +26,7 @@ import orjson
 from sqlalchemy.engine import make_url
 
 from tradeideas.auth import service as auth_service
-from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, EventBus
+from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, DomainEvent, EventBus
 from tradeideas.core.metrics import EVENT_SEND_LAG
 from tradeideas.db import Database
 from tradeideas.realtime import service as events_service
@@ -205,32 +205,41 @@ class Broker:
         self.notify()
 
     def deliver(self, events: Iterable[Event]) -> None:
-        """Hand on events read in commit order; any at or before the last position delivered are skipped."""
+        """Hand on events read in commit order; any at or before the last position delivered are skipped. This
+        process's subscribers hear another process's events first (as one batch), then the streams get them."""
+        fresh = []
         for event in events:
             seq = position(event)
             if seq <= self.high_water:
                 continue
             self.high_water = seq
-            EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))
+            fresh.append(event)
+        others = []
+        for event in fresh:
             if event.id in self._heard_at_commit:
                 self._heard_at_commit.discard(event.id)
             else:
-                self._tell_bus(event)
+                domain_event = self._parse(event)
+                if domain_event is not None:
+                    others.append(domain_event)
+        if others:
+            self.bus.committed_batch(others)
+        for event in fresh:
+            seq = position(event)
+            EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))
             item = (seq, encode(event))
             targets = tuple(self._targets(event.audience))
             for sub in targets:
                 sub.offer(item)
             self.delivered += len(targets)
 
-    def _tell_bus(self, event: Event) -> None:
-        """Another process's event: this process's after-commit subscribers react to it too."""
+    def _parse(self, event: Event) -> DomainEvent | None:
+        """Another process's event, for this process's after-commit subscribers (None: not one this build knows)."""
         try:
-            domain_event = self.bus.parse(event.type, event.payload)
+            return self.bus.parse(event.type, event.payload)
         except Exception:
             log.exception("event %s (%s) does not match its model", event.id, event.type)
-            return
-        if domain_event is not None:
-            self.bus.committed(domain_event)
+            return None
 
     async def _load_loop(self) -> None:
         while True:

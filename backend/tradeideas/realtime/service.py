@@ -10,9 +10,10 @@ Streams read events by `Event.seq`, the position the database gives each row whe
 from the last position seen never skips one that committed later.
 """
 
+from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import delete, func, or_, select, text
+from sqlalchemy import delete, func, insert, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, SERVER, DomainEvent
@@ -54,6 +55,28 @@ async def publish(db: AsyncSession, domain_event: DomainEvent) -> Event:
     # behind its own writes (on SQLite this also wakes the broker, the only way it learns of them).
     after_commit(db, row.id, domain_event)
     return row
+
+
+async def publish_many(db: AsyncSession, domain_events: Sequence[DomainEvent], batch: int = 1000) -> None:
+    """`publish` for many events at once (a background job's batch): one insert per `batch` events and one NOTIFY,
+    with the same in-transaction subscribers and after-commit delivery, in order."""
+    if not domain_events:
+        return
+    now = utcnow()
+    stmt = insert(Event).returning(Event.id, sort_by_parameter_order=True)
+    for start in range(0, len(domain_events), batch):
+        chunk = domain_events[start : start + batch]
+        rows = [
+            {"type": e.type, "payload": e.data(), "audience": _audience(e.audience()), "created_at": now} for e in chunk
+        ]
+        ids = list((await db.execute(stmt, rows)).scalars())
+        bus = bus_of(db)
+        for event_id, domain_event in zip(ids, chunk, strict=True):
+            if bus is not None:
+                await bus.run_during(db, domain_event)
+            after_commit(db, event_id, domain_event)
+    if db.get_bind().dialect.name == "postgresql":
+        await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(ids[-1])})
 
 
 def audiences_for(user_id: int, is_educator: bool) -> list[str]:

@@ -270,7 +270,7 @@ def _where(query: Q, model: Any, f: RecordFilter, moment: Any) -> Q:
         query = query.where(model.idea_type == f.idea_type.capitalize())
     if f.time_frame is not None:
         query = query.where(func.lower(model.time_frame) == f.time_frame.lower())
-    if f.since is not None:
+    if f.since is not None and moment is not None:
         query = query.where(moment >= _start_of(f.since))
     return query
 
@@ -389,8 +389,10 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> t
             book.add(idea_id, market, idea_type, time_frame, status, r, closed_at)
             stats.add(status, r, opened_at, closed_at)
     extra = (await _open_and_withdrawn(db, [educator_id], f))[educator_id]
-    # The verified figures are the educator's whole record (filters apply to the educator's calls).
-    verified, agreement = (await price_checks.verified_figures(db, [educator_id]))[educator_id]
+    # The verified figures count the same ideas: market, idea type and time frame; the period by settlement.
+    counted = _where(select(TradeIdea.id).where(TradeIdea.educator_id == educator_id), TradeIdea, f, None)
+    since = None if f.since is None else _start_of(f.since)
+    verified, agreement = (await price_checks.verified_figures(db, [educator_id], counted, since))[educator_id]
     record = TrackRecord(
         educator=_profile(educator),
         verified=verified,
