@@ -32,6 +32,8 @@ from tradeideas.auth.models import Role, User, avatar_url, display_name
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.core.schemas import MAX_ID
 from tradeideas.db import DriverQuery, DriverReader, NamedRow, UTCDateTime, id_in
+from tradeideas.desk.models import IdeaTaken
+from tradeideas.desk.taken import shown_taken
 from tradeideas.ideas.cache import SeenMarks
 from tradeideas.ideas.models import (
     IdeaImage,
@@ -97,6 +99,7 @@ _IDEAS = TradeIdea.__table__
 _USERS = User.__table__
 _IMAGES = IdeaImage.__table__
 _MEDIA = MediaFile.__table__
+_TAKEN = IdeaTaken.__table__
 # What an idea is shown with, as plain columns (no ORM entities: building objects cost more than the query), read
 # by name in `shown_idea`: the idea's columns and its educator's card.
 _SHOWN_COLUMNS = (
@@ -133,6 +136,12 @@ _SHOWN_COLUMNS = (
     _IDEAS.c.close_price,
     _IDEAS.c.closed_at,
     _IDEAS.c.r_multiple,
+    # Called versus taken: the stored sums of members' journal entries, outer-joined (decision 0056).
+    _TAKEN.c.members.label("taken_members"),
+    _TAKEN.c.slippage_count.label("taken_slippage_count"),
+    _TAKEN.c.slippage_sum_r.label("taken_slippage_sum_r"),
+    _TAKEN.c.realised_count.label("taken_realised_count"),
+    _TAKEN.c.realised_sum_r.label("taken_realised_sum_r"),
 )
 
 
@@ -142,7 +151,11 @@ def never_new(row: NamedRow) -> bool:
 
 
 def _shown_ideas() -> Select[Any]:
-    return select(*_SHOWN_COLUMNS).join_from(_IDEAS, _USERS, _USERS.c.id == _IDEAS.c.educator_id)
+    return (
+        select(*_SHOWN_COLUMNS)
+        .join_from(_IDEAS, _USERS, _USERS.c.id == _IDEAS.c.educator_id)
+        .outerjoin(_TAKEN, _TAKEN.c.idea_id == _IDEAS.c.id)
+    )
 
 
 class Pictures(NamedTuple):
@@ -203,6 +216,13 @@ def shown_idea(
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
         "verification": verification,  # read apart: `prices.service.read_verifications`
+        "taken": shown_taken(
+            row["taken_members"],
+            row["taken_slippage_count"],
+            row["taken_slippage_sum_r"],
+            row["taken_realised_count"],
+            row["taken_realised_sum_r"],
+        ),
     }
 
 

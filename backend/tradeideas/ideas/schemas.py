@@ -251,6 +251,18 @@ class StatusUpdate(CamelModel):
         raise ValueError("closePrice must be a number")
 
 
+class Taken(CamelModel):
+    """Called versus taken: what the members who journaled the idea got; shown from 5 members, never who."""
+
+    count: int = Field(description="Distinct members with a journal entry on the idea (5 or more)")
+    average_entry_slippage_r: float | None = Field(
+        description="Average (planned entry - fill) / planned risk, mirrored for SELL: worse fills are negative"
+    )
+    average_realised_r: float | None = Field(
+        description="Average R of their closed journal entries, as the journal computes it; null while none closed"
+    )
+
+
 class IdeaOut(CamelModel):
     id: int
     educator_id: int
@@ -297,6 +309,9 @@ class IdeaOut(CamelModel):
     is_new: bool | None = Field(default=None, description="Customers only: not yet seen")
     verification: Verification | None = Field(
         description="The price check (decision 0050); null until the poller has adopted the idea"
+    )
+    taken: Taken | None = Field(
+        description="Called versus taken, from members' journals; null for everyone until 5 members took it"
     )
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "Viewer",
     "create_idea",
     "delete_idea",
+    "educator_of",
     "get_idea",
     "idea_results",
     "idea_states",
@@ -82,3 +83,8 @@ async def idea_results(db: AsyncSession, idea_ids: Iterable[int]) -> dict[int, I
         select(TradeIdea.id, TradeIdea.status, TradeIdea.r_multiple).where(TradeIdea.id.in_(wanted))
     )
     return {idea_id: IdeaResult(status, r) for idea_id, status, r in rows}
+
+
+async def educator_of(db: AsyncSession, idea_id: int) -> int | None:
+    """Who published the idea (None when there is no such idea)."""
+    return (await db.execute(select(TradeIdea.educator_id).where(TradeIdea.id == idea_id))).scalar_one_or_none()

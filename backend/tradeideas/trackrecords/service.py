@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid, NotFound
+from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.prices import service as price_checks
@@ -355,6 +356,7 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
     wholes = {educator_id: (line, Tally(*values)) for educator_id, line, *values in stored}
     extra = await _open_and_withdrawn(db, ids, RecordFilter())
     verified = await price_checks.verified_figures(db, ids)
+    taken = await desk.followers(db, select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id.in_(ids)))
     out = []
     for e in educators:
         line, tally = wholes.get(e.id, (None, Tally()))
@@ -364,6 +366,8 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
                 educator=_profile(e),
                 verified=verified[e.id][0],
                 agreement_rate=verified[e.id][1],
+                followers_count=taken.get(e.id, desk.NO_FOLLOWERS).members,
+                followers_average_r=taken.get(e.id, desk.NO_FOLLOWERS).average_r,
                 equity_curve=_curve(loaded_sparkline(line)),
                 **figures(tally, counts.active.get((WHOLE, ""), 0), counts.withdrawn.get((WHOLE, ""), 0)),
             )
@@ -391,10 +395,17 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> t
     extra = (await _open_and_withdrawn(db, [educator_id], f))[educator_id]
     # The verified figures are the educator's whole record (filters apply to the educator's calls).
     verified, agreement = (await price_checks.verified_figures(db, [educator_id]))[educator_id]
+    # Followers of the ideas the filters select, open ones included (`since`: published on or after the day).
+    its_ideas = select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id == educator_id)
+    followers = (await desk.followers(db, _where(its_ideas, TradeIdea, f, TradeIdea.created_at))).get(
+        educator_id, desk.NO_FOLLOWERS
+    )
     record = TrackRecord(
         educator=_profile(educator),
         verified=verified,
         agreement_rate=agreement,
+        followers_count=followers.members,
+        followers_average_r=followers.average_r,
         equity_curve=[],
         by_market=_groups(book, extra, "market"),
         by_idea_type=_groups(book, extra, "idea_type"),
