@@ -1,4 +1,5 @@
-"""idea_taken: the stored "called versus taken" sums of members' journal entries, one row per idea
+"""idea_taken: the stored "called versus taken" sums of members' journal entries, one row per idea; and the
+running statistics of each whole track record (track_record_totals.statistics)
 
 Revision ID: 0014_idea_taken
 Revises: 0012
@@ -49,6 +50,11 @@ def upgrade() -> None:
     if rows:
         op.bulk_insert(table, rows)
 
+    # The educators list shows each record's statistics from its whole row; rows written before are null until
+    # the educator's next change, and computed when read meanwhile.
+    op.add_column("track_record_totals", sa.Column("statistics", sa.JSON(), nullable=True))
+
 
 def downgrade() -> None:
+    op.drop_column("track_record_totals", "statistics")
     op.drop_table("idea_taken")

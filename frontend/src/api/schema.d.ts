@@ -3342,6 +3342,7 @@ export interface components {
              * @description Sum of positive R / |sum of negative R|; null without losses
              */
             profitFactor: number | null;
+            statistics: components["schemas"]["RecordStatistics"];
             /** Totalr */
             totalR: number;
             /** @description The same ideas as the price checks settled them (decision 0050) */
