@@ -4,7 +4,7 @@ import base64
 import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -329,8 +329,8 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 # A list request's statement: the market, status (as the kind of condition it makes) and idea type it filters on,
-# whether it filters on an educator and starts after a cursor, and how many rows it reads.
-_PageShape = tuple[str | None, str | None, str | None, bool, bool, int]
+# whether it filters on an educator, a time frame and a closing day, starts after a cursor, and how many rows it reads.
+_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, bool, int]
 _STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
 _PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
 # A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow.
@@ -351,12 +351,12 @@ def _written_in(name: str, value: str | int, type_: type[String] | type[Integer]
 
 
 def _page_query(shape: _PageShape) -> DriverQuery:
-    """The page statement for one shape (at most 720 of them), built and compiled once, so a request neither builds
+    """The page statement for one shape (at most 2,880 of them), built and compiled once, so a request neither builds
     nor compiles SQL; the educator, the cursor and an exact status stay parameters."""
     query = _PAGE_QUERIES.get(shape)
     if query is not None:
         return query
-    market, status, idea_type, has_educator, has_cursor, read_size = shape
+    market, status, idea_type, has_educator, has_time_frame, has_since, has_cursor, read_size = shape
     ideas = _IDEAS.c
     statement = _shown_ideas()
     if market is not None:
@@ -373,6 +373,10 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(ideas.idea_type == _written_in("idea_type", idea_type, String))
     if has_educator:
         statement = statement.where(ideas.educator_id == bindparam("educator_id", type_=Integer))
+    if has_time_frame:
+        statement = statement.where(func.lower(ideas.time_frame) == bindparam("time_frame", type_=String))
+    if has_since:
+        statement = statement.where(ideas.closed_at >= bindparam("since", type_=UTCDateTime))
     if has_cursor:
         at, last_id = bindparam("cursor_at", type_=UTCDateTime), bindparam("cursor_id", type_=Integer)
         statement = statement.where(
@@ -417,10 +421,22 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
         params["status"] = normalise_status(status).value
     if filters.educator_id is not None:
         params["educator_id"] = filters.educator_id
+    if filters.time_frame is not None:
+        params["time_frame"] = filters.time_frame.lower()
+    if filters.since is not None:
+        params["since"] = datetime.combine(filters.since, time.min, UTC)
     if filters.cursor:
         params["cursor_at"], params["cursor_id"] = _decode_cursor(filters.cursor)
     idea_type = None if filters.idea_type is None else filters.idea_type.capitalize()
-    shape = (filters.market, kind, idea_type, filters.educator_id is not None, bool(filters.cursor))
+    shape = (
+        filters.market,
+        kind,
+        idea_type,
+        filters.educator_id is not None,
+        filters.time_frame is not None,
+        filters.since is not None,
+        bool(filters.cursor),
+    )
     rows = await reader.rows(_page_query((*shape, _page_read_size(limit))), **params)
     next_cursor = None
     if len(rows) > limit:

@@ -1,6 +1,6 @@
 """Request and response bodies of the trade-idea routes (JSON in camelCase)."""
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
@@ -327,6 +327,11 @@ class IdeaListQuery(BaseModel):
     idea_type: ListIdeaType | None = None
     status: ListStatus | None = None
     educator_id: QueryId | None = None
+    # A track record's selection, so its list of completed ideas follows the record's filters (issue #25).
+    time_frame: Annotated[
+        str | None, Field(min_length=1, max_length=TIME_FRAME_MAX, description="Matched ignoring case")
+    ] = None
+    since: date | None = Field(default=None, description="Only ideas closed on or after this day (YYYY-MM-DD, UTC)")
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
     cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
 

@@ -5822,6 +5822,8 @@ export interface operations {
                 ideaType?: ("leverage" | "exchange") | null;
                 status?: ("active" | "completed" | "closed" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
                 educatorId?: number | null;
+                timeFrame?: string | null;
+                since?: string | null;
                 limit?: number;
                 cursor?: string | null;
             };
