@@ -168,6 +168,14 @@ def subscribe(
     # Open ideas are counted in records too: any change to an educator's ideas drops their answers.
     bus.after_commit(idea_events.EDUCATOR_IDEA_CHANGES, educator_ideas_changed)
     bus.after_commit(IdeasSeen, lambda event: ideas.forget_seen(event.user_id))
+
+    # Called versus taken: an idea shows its members' aggregate, an educator's record their followers.
+    def taken_changed(event: desk_events.IdeaTakenChanged) -> None:
+        if event.shown_changed:
+            ideas.drop_pages()
+        records.drop_educator(event.educator_id)
+
+    bus.after_commit(desk_events.IdeaTakenChanged, taken_changed)
     # Unseen counts and NEW tags follow the markets and educators a customer hears about.
     bus.during(NotificationSettingsChanged, recount_unseen)
     bus.after_commit(UserChanged, user_changed)

@@ -5,7 +5,7 @@ from tradeideas.auth.models import LoginAttempt, Session, User
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
 from tradeideas.core.models import AppMeta
 from tradeideas.db import Base
-from tradeideas.desk.models import JournalEntry, RiskSettings
+from tradeideas.desk.models import IdeaTaken, JournalEntry, RiskSettings
 from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaView, TradeIdea
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.media.models import MediaFile
@@ -27,6 +27,7 @@ __all__ = [
     "Event",
     "IdeaImage",
     "IdeaRevision",
+    "IdeaTaken",
     "IdeaVerification",
     "IdeaView",
     "JournalEntry",

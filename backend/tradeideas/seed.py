@@ -18,7 +18,7 @@ from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.chat.models import ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
-from tradeideas.desk.seed import seed_sample_journal
+from tradeideas.desk.seed import seed_followers, seed_sample_journal
 from tradeideas.ideas.seed import seed_history, seed_sample_ideas
 from tradeideas.ledger.seed import record_unledgered_ideas
 from tradeideas.prices.seed import seed_price_candles
@@ -27,6 +27,8 @@ from tradeideas.trackrecords.seed import seed_track_records
 
 DEMO_CUSTOMER_EMAIL = "customer@example.com"
 DEMO_ADMIN_EMAIL = "admin@example.com"
+# Demo members who follow the educators (with the demo history): enough for "taken" to show on some ideas.
+DEMO_FOLLOWERS = tuple((f"follower{n}@example.com", "Demo", f"Follower {n}") for n in range(1, 8))
 ROOM_NAMES = ("Leverage Ideas", "Exchange Ideas")
 SEEDED_KEY = "demo_seeded"
 
@@ -62,6 +64,7 @@ SAMPLE_SEEDERS: list[SampleSeeder] = [
     seed_sample_messages,
     seed_track_records,
     seed_sample_journal,
+    seed_followers,  # after the history: members who took some of its ideas
     seed_price_candles,  # after the ideas: a price path for each
 ]
 
@@ -114,8 +117,27 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
         return False
     educators = list((await db.execute(select(User.id).where(User.role == Role.EDUCATOR).order_by(User.id))).scalars())
     customer = (await db.execute(select(User.id).where(User.email == DEMO_CUSTOMER_EMAIL))).scalar_one_or_none()
+    followers = await _followers(db, password_hash) if settings.demo_history else []
     for seeder in SAMPLE_SEEDERS:
-        await seeder(db, settings, DemoAccounts(educator_ids=educators, customer_id=customer))
+        await seeder(db, settings, DemoAccounts(educator_ids=educators, customer_id=customer, follower_ids=followers))
     db.add(AppMeta(key=SEEDED_KEY, value="1"))
     await db.flush()
     return True
+
+
+async def _followers(db: AsyncSession, password_hash: str) -> list[int]:
+    """The demo followers' ids, their accounts created when missing (written with the sample content, once)."""
+    emails = [email for email, _, _ in DEMO_FOLLOWERS]
+    present = set((await db.execute(select(User.email).where(User.email.in_(emails)))).scalars())
+    for email, first_name, last_name in DEMO_FOLLOWERS:
+        if email not in present:
+            db.add(
+                User(
+                    email=email, password_hash=password_hash, role=Role.CUSTOMER, first_name=first_name,
+                    last_name=last_name,
+                )
+            )  # fmt: skip
+    await db.flush()
+    rows = await db.execute(select(User.email, User.id).where(User.email.in_(emails)))
+    ids = dict(rows.tuples().all())
+    return [ids[email] for email in emails]

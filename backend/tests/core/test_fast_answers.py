@@ -20,6 +20,8 @@ FAST_ROUTE_REQUESTS: dict[str, list[tuple[str, str]]] = {
         ("customer", "/api/trade-ideas?market=forex&status=active&limit=100"),  # with NEW flags
         ("customer", "/api/trade-ideas?market=crypto&status=completed&limit=5"),  # history, a next cursor
         ("customer", "/api/trade-ideas?status=closed&ideaType=leverage&educatorId=1"),
+        # A track record's selection: its completed ideas follow the time frame and period too (issue #25).
+        ("customer", "/api/trade-ideas?status=closed&educatorId=1&market=forex&timeFrame=4h&since=2020-01-01"),
         ("educator_a", "/api/trade-ideas?market=forex&status=active"),  # no flags
         ("educator_a", "/api/trade-ideas?limit=2"),  # every market and status
     ],

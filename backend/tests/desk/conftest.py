@@ -9,7 +9,10 @@ from fastapi import FastAPI
 from sqlalchemy import delete
 
 from tests.conftest import customer_client
-from tradeideas.desk.models import JournalEntry, RiskSettings
+from tradeideas.core.deps import component_of
+from tradeideas.desk.models import IdeaTaken, JournalEntry, RiskSettings
+from tradeideas.ideas.cache import IdeaCache
+from tradeideas.trackrecords.cache import TrackRecordCache
 
 CUSTOMER_B = "desk.customer@example.com"
 
@@ -17,7 +20,11 @@ CUSTOMER_B = "desk.customer@example.com"
 async def _empty_desks(app: FastAPI) -> None:
     async with app.state.db.sessionmaker() as s, s.begin():
         await s.execute(delete(JournalEntry))
+        await s.execute(delete(IdeaTaken))
         await s.execute(delete(RiskSettings))
+    # Deleted behind the events' back: pages and records showing "taken" and followers are read anew.
+    component_of(app, IdeaCache).drop_pages()
+    component_of(app, TrackRecordCache).drop_all()
 
 
 @pytest.fixture(autouse=True)

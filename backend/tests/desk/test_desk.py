@@ -96,6 +96,9 @@ async def test_a_buy_taken_and_closed_shows_its_result_in_r_and_money(
         "totalR": 2.0,
         "totalPnl": 200.0,
         "accountCurrency": "USD",
+        "compared": 0,  # the educator has not closed the idea: nothing to compare yet
+        "ownAverageR": None,
+        "calledAverageR": None,
     }
     assert journal["entries"][0]["ideaRMultiple"] is None  # the educator has not closed it yet
 

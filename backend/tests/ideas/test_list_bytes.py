@@ -19,9 +19,10 @@ from tests.conftest import customer_client
 from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.models import Role, User
 from tradeideas.core.deps import component_of
+from tradeideas.desk.models import IdeaTaken
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
 from tradeideas.ideas.models import IdeaImage, IdeaStatus, IdeaView, TradeIdea
-from tradeideas.ideas.schemas import IdeaOut
+from tradeideas.ideas.schemas import IdeaOut, Taken
 from tradeideas.media.models import MediaFile
 from tradeideas.media.schemas import media_url
 from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
@@ -214,6 +215,11 @@ async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
         checked = _verification(ideas[1].id, nameless.id)
         checked.shown = orjson.dumps(price_checks.shown(checked, feed_off=False)).decode()
         s.add(checked)
+        # Called versus taken (decision 0056): six members' sums shown, four members' hidden.
+        s.add(IdeaTaken(idea_id=ideas[1].id, members=6, slippage_count=6, slippage_sum_r=-1.234,
+                        realised_count=3, realised_sum_r=3.3))  # fmt: skip
+        s.add(IdeaTaken(idea_id=ideas[2].id, members=4, slippage_count=4, slippage_sum_r=0.4,
+                        realised_count=0, realised_sum_r=0.0))  # fmt: skip
         educator_id, idea_ids, media_ids = nameless.id, [idea.id for idea in ideas], [m.id for m in media]
     component_of(app, IdeaCache).clear()  # inserted behind the app's back: no event dropped its pages
     yield Seeded(educator_id, idea_ids)
@@ -346,7 +352,19 @@ async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: 
         result_fixed_at=None if idea.closed_at is None else idea.closed_at + timedelta(minutes=15),
         is_new=is_new,
         verification=await _expected_verification(db, idea.id),
+        taken=await _expected_taken(db, idea.id),
     ).model_dump(mode="json", by_alias=True)
+
+
+async def _expected_taken(db: Any, idea_id: int) -> Taken | None:
+    row = await db.get(IdeaTaken, idea_id)
+    if row is None or row.members < 5:
+        return None
+    return Taken(
+        count=row.members,
+        average_entry_slippage_r=round(row.slippage_sum_r / row.slippage_count, 2) if row.slippage_count else None,
+        average_realised_r=round(row.realised_sum_r / row.realised_count, 2) if row.realised_count else None,
+    )
 
 
 async def _expected_verification(db: Any, idea_id: int) -> Verification | None:

@@ -1,6 +1,7 @@
 """Statistics that admit their uncertainty, checked against values computed by hand and published t tables."""
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
@@ -84,3 +85,28 @@ async def test_the_record_carries_the_statistics_of_its_filter(
         "averageRInterval95": [-24.41, 26.41],
         "sampleSizeNote": "2 decided ideas: too few to judge",
     }
+
+
+async def test_the_educators_list_shows_the_same_statistics_as_the_whole_record(
+    educator_a: httpx.AsyncClient, tf: str, clock: Clock
+) -> None:
+    """The list reads them from the stored whole row, kept as ideas close (appended) or are re-graded (rewritten);
+    the record walks the ideas: both must agree."""
+
+    async def listed() -> dict[str, Any]:
+        records = (await educator_a.get("/api/educators/track-records")).json()
+        found: dict[str, Any] = next(r for r in records if r["educator"]["id"] == 1)["statistics"]
+        return found
+
+    first, second, third = await buy(educator_a, tf), await buy(educator_a, tf), await buy(educator_a, tf)
+    clock.advance(timedelta(hours=3))
+    await complete(educator_a, first, status="successful", outcome="exit2")
+    await complete(educator_a, second, status="unsuccessful")
+    assert await listed() == (await record(educator_a))["statistics"]
+    before = (await listed())["decided"]
+    await complete(educator_a, third, status="successful")
+    # A correction within the window rewrites the totals from the ideas.
+    await complete(educator_a, second, status="successful")
+    after = await listed()
+    assert after == (await record(educator_a))["statistics"] and after["decided"] == before + 1
+    assert after["sampleSizeNote"] is None or after["sampleSizeNote"].endswith("too few to judge")

@@ -264,3 +264,38 @@ async def test_csv_lists_completed_ideas_with_levels_outcome_dates_and_r(
     assert mine[0]["entry1"] == "100" and mine[0]["exit2"] == "130" and mine[0]["closedAt"] and mine[0]["publishedAt"]
     assert mine[1]["closePrice"] == "95" and mine[1]["exit1"] == "'=HYPERLINK(1)"
     assert (await customer.get("/api/educators/999/track-record/ideas.csv")).status_code == 404
+
+
+async def test_the_completed_ideas_list_follows_the_records_filters(
+    educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, clock: Clock, tf: str
+) -> None:
+    """One selection for the whole page: the list of completed ideas (the fast list) takes the record's market, idea
+    type, time frame (any case) and period, and lists exactly the ideas the record counts."""
+    forex = await buy(educator_a, tf)
+    crypto = await buy(educator_a, tf, marketType="Crypto", pair="BTC/USDT", ideaType="Exchange")
+    other_frame = await buy(educator_a, f"{tf}x")
+    still_open = await buy(educator_a, tf)
+    old = await buy(educator_a, tf)
+    await complete(educator_a, old, status="successful")
+    clock.advance(timedelta(days=3))
+    for idea in (forex, crypto, other_frame):
+        await complete(educator_a, idea, status="unsuccessful")
+    since = (clock.now() - timedelta(days=1)).date().isoformat()
+
+    async def listed(**query: str) -> list[int]:
+        params = {"educatorId": "1", "status": "closed", "limit": "100", "timeFrame": tf.lower(), **query}
+        r = await customer.get("/api/trade-ideas", params=params)
+        assert r.status_code == 200, r.text
+        return [i["id"] for i in r.json()["items"]]
+
+    assert await listed() == [old["id"], crypto["id"], forex["id"]]  # newest published first; not the open one
+    assert await listed(market="forex") == [old["id"], forex["id"]]
+    assert await listed(ideaType="exchange") == [crypto["id"]]
+    assert await listed(since=since) == [crypto["id"], forex["id"]]
+    assert await listed(market="crypto", since=since) == [crypto["id"]]
+    # The record's own count of completed ideas for the same selection matches the list.
+    counted = await record(customer, timeFrame=tf, since=since)
+    assert counted["completed"] == len(await listed(since=since))
+    assert still_open["id"] not in await listed() and other_frame["id"] not in await listed()
+    bad = await customer.get("/api/trade-ideas", params={"status": "closed", "since": "2026-02-30"})
+    assert bad.status_code == 422

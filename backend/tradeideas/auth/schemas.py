@@ -1,6 +1,6 @@
 """Request and response bodies of the auth routes."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -14,6 +14,8 @@ class DemoAccounts:
 
     educator_ids: list[int]
     customer_id: int | None
+    # Demo members who journaled some history ideas (only with the demo history), so "taken" shows.
+    follower_ids: list[int] = field(default_factory=list)
 
 
 class LoginRequest(CamelModel):

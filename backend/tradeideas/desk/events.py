@@ -2,7 +2,7 @@
 
 from typing import Literal
 
-from tradeideas.core.events import ONE_USER, DomainEvent
+from tradeideas.core.events import ONE_USER, SERVER, DomainEvent
 
 
 class JournalChanged(DomainEvent):
@@ -14,4 +14,19 @@ class JournalChanged(DomainEvent):
     idea_id: int | None
 
 
-EVENTS = (JournalChanged,)
+class IdeaTakenChanged(DomainEvent):
+    """An idea's "taken" aggregate changed (a journal entry on it was added, closed, reopened or deleted).
+
+    For the servers only: which idea a member just journaled is nobody else's business, even when the
+    aggregate it changed is still hidden. Idea pages drop when `shown_changed` (what the idea shows moved);
+    the educator's record drops in any case (its followers count every entry).
+    """
+
+    type: Literal["idea.taken"] = "idea.taken"
+    receivers = SERVER
+    idea_id: int
+    educator_id: int
+    shown_changed: bool
+
+
+EVENTS = (JournalChanged, IdeaTakenChanged)

@@ -51,3 +51,21 @@ class JournalEntry(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class IdeaTaken(Base):
+    """What the members who took an idea got, summed over their journal entries (never who they are).
+
+    Kept exact in the transaction of every journal change (`desk.taken.refresh_taken`), so the idea list reads it
+    with an outer join in the page's own statement. Sums and counts, not averages, so an educator's followers'
+    average R is a sum over their ideas' rows.
+    """
+
+    __tablename__ = "idea_taken"
+
+    idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True)
+    members: Mapped[int] = mapped_column(Integer, default=0)
+    slippage_count: Mapped[int] = mapped_column(Integer, default=0)
+    slippage_sum_r: Mapped[float] = mapped_column(Float, default=0.0)
+    realised_count: Mapped[int] = mapped_column(Integer, default=0)
+    realised_sum_r: Mapped[float] = mapped_column(Float, default=0.0)

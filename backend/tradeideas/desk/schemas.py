@@ -170,6 +170,9 @@ class JournalTotals(CamelModel):
     total_r: float
     total_pnl: float
     account_currency: str
+    compared: int = Field(description="Closed entries whose idea has the educator's called R too (the comparison)")
+    own_average_r: float | None = Field(description="The caller's average R over those entries; null without any")
+    called_average_r: float | None = Field(description="The educators' called R of the same ideas, on average")
 
 
 class JournalOut(CamelModel):

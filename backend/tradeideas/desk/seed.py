@@ -1,6 +1,8 @@
 """The demo customer's journal: trades taken from sample ideas, two closed (a win and a loss) and one open,
-so a first run shows results in R and in the account currency beside each educator's outcome."""
+so a first run shows results in R and in the account currency beside each educator's outcome. And demo followers:
+members who journaled some of each educator's history ideas, so "taken" shows on ideas and records."""
 
+import random
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -9,8 +11,13 @@ from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.desk.models import JournalEntry
 from tradeideas.desk.schemas import JournalCreate, JournalUpdate
 from tradeideas.desk.service import level_number, take_idea, update_entry
+from tradeideas.desk.taken import TAKEN_THRESHOLD
 from tradeideas.ideas import service as ideas
+from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.settings import Settings
+
+# Per educator, how many history ideas followers took: the first by every follower, the others by a few.
+FOLLOWED_IDEAS = 4
 
 # (status of the sample idea taken, where the customer got out: "close" the educator's close price,
 # "invalidation" the stop, None still open, the customer's note)
@@ -42,4 +49,48 @@ async def seed_sample_journal(db: AsyncSession, _settings: Settings, demo: DemoA
         entry.created_at = idea.created_at + timedelta(minutes=12)
         if entry.closed_at is not None and idea.closed_at is not None:
             entry.closed_at = idea.closed_at
+    await db.flush()
+
+
+async def seed_followers(db: AsyncSession, _settings: Settings, demo: DemoAccounts) -> None:
+    """Followers' journal entries on some of each educator's completed history ideas, taken and closed through the
+    journal's own service (so the "taken" sums are kept as for any member). Deterministic: a generator seeded with
+    the educator's id picks the ideas, each member's fill (a little slippage around the entry) and exit."""
+    followers = demo.follower_ids
+    if len(followers) < TAKEN_THRESHOLD:
+        return
+    for educator_id in demo.educator_ids:
+        rng = random.Random(educator_id * 104_729)
+        history = await ideas.completed_ideas_of(db, educator_id)
+        if not history:
+            continue
+        picked = sorted(rng.sample(history, min(FOLLOWED_IDEAS, len(history))))
+        for n, idea_id in enumerate(picked):
+            idea = await ideas.public_idea(db, idea_id)
+            count = len(followers) if n == 0 else rng.randint(2, len(followers))
+            for user_id in rng.sample(followers, count):
+                await _follow(db, rng, user_id, idea)
+
+
+async def _follow(db: AsyncSession, rng: random.Random, user_id: int, idea: IdeaOut) -> None:
+    entry, stop = level_number(idea.entry1), level_number(idea.invalidation_level)
+    if entry is None or stop is None or idea.closed_at is None:
+        return
+    risk, sign = abs(entry - stop), 1 if idea.order_type == "BUY" else -1
+    # Most fills a little worse than the entry (late, spread), some better.
+    fill = entry + sign * risk * rng.gauss(0.08, 0.12)
+    taken = await take_idea(db, user_id, JournalCreate(idea_id=idea.id, fill_price=round(fill, 8)))
+    if idea.status == "successful":
+        target = level_number({"exit2": idea.exit2, "exit3": idea.exit3}.get(idea.outcome or "", idea.exit1))
+        # Some members take profit early, most where the educator closed.
+        out = (target or entry) - sign * risk * (rng.uniform(0.2, 0.8) if rng.random() < 0.3 else 0.0)
+    elif idea.status == "unsuccessful":
+        out = stop - sign * risk * rng.uniform(0.0, 0.05)  # stopped out, a little slippage
+    else:  # not triggered: a member who filled anyway got out around the entry
+        out = fill + sign * risk * rng.uniform(-0.3, 0.3)
+    await update_entry(db, user_id, taken.id, JournalUpdate(exit_price=round(out, 8)))
+    row = await db.get(JournalEntry, taken.id)
+    assert row is not None
+    row.created_at = idea.created_at + timedelta(minutes=rng.randint(3, 90))
+    row.closed_at = idea.closed_at + timedelta(minutes=rng.randint(0, 30))
     await db.flush()

@@ -5,13 +5,15 @@ the idea's invalidation level copied when the trade was taken; P/L in account cu
 risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.md).
 """
 
-from sqlalchemy import select
+from typing import NamedTuple
+
+from sqlalchemy import Select, distinct, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.errors import NotFound
 from tradeideas.db import utcnow
-from tradeideas.desk.events import JournalChanged
-from tradeideas.desk.models import JournalEntry, RiskSettings
+from tradeideas.desk.events import IdeaTakenChanged, JournalChanged
+from tradeideas.desk.models import IdeaTaken, JournalEntry, RiskSettings
 from tradeideas.desk.schemas import (
     MAX_RISK_PERCENT,
     JournalCreate,
@@ -21,10 +23,13 @@ from tradeideas.desk.schemas import (
     JournalUpdate,
     RiskSettingsBody,
 )
+from tradeideas.desk.taken import TAKEN_THRESHOLD, Sums, average, level_number, r_multiple, sums_of, taken_of_row
 from tradeideas.ideas import service as ideas
 from tradeideas.realtime.service import publish
 
 ENTRY_NOT_FOUND = "Journal entry not found"
+
+__all__ = ["level_number", "r_multiple"]  # the journal's rules, defined with the "taken" aggregate (`desk.taken`)
 
 
 # ---------------------------------------------------------------- risk settings
@@ -58,26 +63,6 @@ async def set_risk_settings(db: AsyncSession, user_id: int, body: RiskSettingsBo
 
 
 # ---------------------------------------------------------------- results
-
-
-def level_number(level: str | None) -> float | None:
-    """A level as a number ("1,085.50" -> 1085.5), or None when it is not one (e.g. "market")."""
-    if level is None:
-        return None
-    try:
-        value = float(level.strip().replace(",", ""))
-    except ValueError:
-        return None
-    return value if value > 0 and value != float("inf") else None
-
-
-def r_multiple(order_type: str, fill: float, exit_price: float | None, invalidation: str) -> float | None:
-    """BUY: (exit - fill) / |fill - invalidation|; SELL mirrored. None while open or without a numeric stop."""
-    stop = level_number(invalidation)
-    if exit_price is None or stop is None or stop == fill:
-        return None
-    move = exit_price - fill if order_type == "BUY" else fill - exit_price
-    return move / abs(fill - stop)
 
 
 def entry_out(entry: JournalEntry, idea_status: str | None, idea_r: float | None = None) -> JournalEntryOut:
@@ -116,6 +101,8 @@ def totals(entries: list[JournalEntryOut], currency: str) -> JournalTotals:
     closed = [e for e in entries if e.status == "closed"]
     scored = [e for e in closed if e.r_multiple is not None]
     wins = sum(1 for e in scored if (e.r_multiple or 0) > 0)
+    # Taken versus called: the caller's own R beside the educator's recorded R, over the same (closed) ideas.
+    both = [(e.r_multiple, e.idea_r_multiple) for e in scored if e.idea_r_multiple is not None]
     return JournalTotals(
         entries=len(entries),
         open=len(entries) - len(closed),
@@ -125,6 +112,9 @@ def totals(entries: list[JournalEntryOut], currency: str) -> JournalTotals:
         total_r=round(sum(e.r_multiple or 0 for e in scored), 4),
         total_pnl=round(sum(e.pnl or 0 for e in scored), 2),
         account_currency=currency,
+        compared=len(both),
+        own_average_r=average(sum(own or 0 for own, _ in both), len(both)),
+        called_average_r=average(sum(called or 0 for _, called in both), len(both)),
     )
 
 
@@ -185,6 +175,7 @@ async def take_idea(db: AsyncSession, user_id: int, body: JournalCreate) -> Jour
     )
     db.add(entry)
     await db.flush()
+    await refresh_taken(db, idea.id, idea.educator_id)
     await publish(db, JournalChanged(user_id=user_id, idea_id=idea.id))
     return entry_out(entry, idea.status)
 
@@ -207,6 +198,7 @@ async def update_entry(db: AsyncSession, user_id: int, entry_id: int, body: Jour
         entry.note = body.note
     entry.updated_at = utcnow()
     await db.flush()
+    await refresh_taken(db, entry.idea_id)
     await publish(db, JournalChanged(user_id=user_id, idea_id=entry.idea_id))
     return entry_out(entry, *await _idea_record(db, entry))
 
@@ -215,4 +207,74 @@ async def delete_entry(db: AsyncSession, user_id: int, entry_id: int) -> None:
     entry = await owned_entry(db, user_id, entry_id)
     await db.delete(entry)
     await db.flush()
+    await refresh_taken(db, entry.idea_id)
     await publish(db, JournalChanged(user_id=user_id, idea_id=entry.idea_id))
+
+
+# ---------------------------------------------------------------- called versus taken
+
+
+async def refresh_taken(db: AsyncSession, idea_id: int | None, educator_id: int | None = None) -> None:
+    """Recompute the idea's stored "taken" sums from its journal entries, in the transaction of the change.
+
+    The idea's entries are few (one per member who took it, give or take), so they are summed anew rather than
+    adjusted. `IdeaTakenChanged` tells the idea pages (when what the idea shows changed) and the educator's
+    record (followers) to drop their cached answers.
+    """
+    if idea_id is None:  # the idea was deleted: nothing shows its aggregate any more
+        return
+    if educator_id is None:
+        educator_id = await ideas.educator_of(db, idea_id)
+        if educator_id is None:
+            return
+    entries = (await db.execute(select(JournalEntry).where(JournalEntry.idea_id == idea_id))).scalars().all()
+    sums = sums_of(entries)
+    row = await db.get(IdeaTaken, idea_id, with_for_update=True)
+    shown_before = taken_of_row(row)
+    if sums == Sums():
+        if row is not None:
+            await db.delete(row)
+    else:
+        if row is None:
+            row = IdeaTaken(idea_id=idea_id)
+            db.add(row)
+        row.members, row.slippage_count, row.slippage_sum_r = sums.members, sums.slippage_count, sums.slippage_sum_r
+        row.realised_count, row.realised_sum_r = sums.realised_count, sums.realised_sum_r
+    await db.flush()
+    shown = None if sums == Sums() else taken_of_row(row)
+    await publish(db, IdeaTakenChanged(idea_id=idea_id, educator_id=educator_id, shown_changed=shown != shown_before))
+
+
+class Followers(NamedTuple):
+    members: int
+    average_r: float | None
+
+
+NO_FOLLOWERS = Followers(0, None)
+
+
+async def followers(db: AsyncSession, ideas_of: Select[int, int]) -> dict[int, Followers]:
+    """Per educator, the members who journaled any of their ideas and those members' average realised R.
+
+    `ideas_of` selects (idea id, educator id) of the ideas that count (a record's filters). Two statements, one
+    per figure, however many ideas: distinct members from the entries, the R from the stored sums. The average
+    is shown only from `TAKEN_THRESHOLD` members, like an idea's own `taken`.
+    """
+    picked = ideas_of.subquery()
+    idea_id, educator_id = picked.c[0], picked.c[1]
+    members = await db.execute(
+        select(educator_id, func.count(distinct(JournalEntry.user_id)))
+        .join_from(picked, JournalEntry, JournalEntry.idea_id == idea_id)
+        .group_by(educator_id)
+    )
+    sums = await db.execute(
+        select(educator_id, func.sum(IdeaTaken.realised_sum_r), func.sum(IdeaTaken.realised_count))
+        .join_from(picked, IdeaTaken, IdeaTaken.idea_id == idea_id)
+        .group_by(educator_id)
+    )
+    realised = {educator: (total or 0.0, count or 0) for educator, total, count in sums}
+    out: dict[int, Followers] = {}
+    for educator, count in members:
+        total, closed = realised.get(educator, (0.0, 0))
+        out[educator] = Followers(count, average(total, closed) if count >= TAKEN_THRESHOLD else None)
+    return out

@@ -4,7 +4,7 @@ import base64
 import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -32,6 +32,8 @@ from tradeideas.auth.models import Role, User, avatar_url, display_name
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.core.schemas import MAX_ID
 from tradeideas.db import DriverQuery, DriverReader, NamedRow, UTCDateTime, id_in
+from tradeideas.desk.models import IdeaTaken
+from tradeideas.desk.taken import shown_taken
 from tradeideas.ideas.cache import SeenMarks
 from tradeideas.ideas.models import (
     IdeaImage,
@@ -97,6 +99,7 @@ _IDEAS = TradeIdea.__table__
 _USERS = User.__table__
 _IMAGES = IdeaImage.__table__
 _MEDIA = MediaFile.__table__
+_TAKEN = IdeaTaken.__table__
 # What an idea is shown with, as plain columns (no ORM entities: building objects cost more than the query), read
 # by name in `shown_idea`: the idea's columns and its educator's card.
 _SHOWN_COLUMNS = (
@@ -133,6 +136,12 @@ _SHOWN_COLUMNS = (
     _IDEAS.c.close_price,
     _IDEAS.c.closed_at,
     _IDEAS.c.r_multiple,
+    # Called versus taken: the stored sums of members' journal entries, outer-joined (decision 0056).
+    _TAKEN.c.members.label("taken_members"),
+    _TAKEN.c.slippage_count.label("taken_slippage_count"),
+    _TAKEN.c.slippage_sum_r.label("taken_slippage_sum_r"),
+    _TAKEN.c.realised_count.label("taken_realised_count"),
+    _TAKEN.c.realised_sum_r.label("taken_realised_sum_r"),
 )
 
 
@@ -142,7 +151,11 @@ def never_new(row: NamedRow) -> bool:
 
 
 def _shown_ideas() -> Select[Any]:
-    return select(*_SHOWN_COLUMNS).join_from(_IDEAS, _USERS, _USERS.c.id == _IDEAS.c.educator_id)
+    return (
+        select(*_SHOWN_COLUMNS)
+        .join_from(_IDEAS, _USERS, _USERS.c.id == _IDEAS.c.educator_id)
+        .outerjoin(_TAKEN, _TAKEN.c.idea_id == _IDEAS.c.id)
+    )
 
 
 class Pictures(NamedTuple):
@@ -203,6 +216,13 @@ def shown_idea(
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
         "verification": verification,  # read apart: `prices.service.read_verifications`
+        "taken": shown_taken(
+            row["taken_members"],
+            row["taken_slippage_count"],
+            row["taken_slippage_sum_r"],
+            row["taken_realised_count"],
+            row["taken_realised_sum_r"],
+        ),
     }
 
 
@@ -309,8 +329,8 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 # A list request's statement: the market, status (as the kind of condition it makes) and idea type it filters on,
-# whether it filters on an educator and starts after a cursor, and how many rows it reads.
-_PageShape = tuple[str | None, str | None, str | None, bool, bool, int]
+# whether it filters on an educator, a time frame and a closing day, starts after a cursor, and how many rows it reads.
+_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, bool, int]
 _STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
 _PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
 # A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow.
@@ -331,12 +351,12 @@ def _written_in(name: str, value: str | int, type_: type[String] | type[Integer]
 
 
 def _page_query(shape: _PageShape) -> DriverQuery:
-    """The page statement for one shape (at most 720 of them), built and compiled once, so a request neither builds
+    """The page statement for one shape (at most 2,880 of them), built and compiled once, so a request neither builds
     nor compiles SQL; the educator, the cursor and an exact status stay parameters."""
     query = _PAGE_QUERIES.get(shape)
     if query is not None:
         return query
-    market, status, idea_type, has_educator, has_cursor, read_size = shape
+    market, status, idea_type, has_educator, has_time_frame, has_since, has_cursor, read_size = shape
     ideas = _IDEAS.c
     statement = _shown_ideas()
     if market is not None:
@@ -353,6 +373,10 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(ideas.idea_type == _written_in("idea_type", idea_type, String))
     if has_educator:
         statement = statement.where(ideas.educator_id == bindparam("educator_id", type_=Integer))
+    if has_time_frame:
+        statement = statement.where(func.lower(ideas.time_frame) == bindparam("time_frame", type_=String))
+    if has_since:
+        statement = statement.where(ideas.closed_at >= bindparam("since", type_=UTCDateTime))
     if has_cursor:
         at, last_id = bindparam("cursor_at", type_=UTCDateTime), bindparam("cursor_id", type_=Integer)
         statement = statement.where(
@@ -397,10 +421,22 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
         params["status"] = normalise_status(status).value
     if filters.educator_id is not None:
         params["educator_id"] = filters.educator_id
+    if filters.time_frame is not None:
+        params["time_frame"] = filters.time_frame.lower()
+    if filters.since is not None:
+        params["since"] = datetime.combine(filters.since, time.min, UTC)
     if filters.cursor:
         params["cursor_at"], params["cursor_id"] = _decode_cursor(filters.cursor)
     idea_type = None if filters.idea_type is None else filters.idea_type.capitalize()
-    shape = (filters.market, kind, idea_type, filters.educator_id is not None, bool(filters.cursor))
+    shape = (
+        filters.market,
+        kind,
+        idea_type,
+        filters.educator_id is not None,
+        filters.time_frame is not None,
+        filters.since is not None,
+        bool(filters.cursor),
+    )
     rows = await reader.rows(_page_query((*shape, _page_read_size(limit))), **params)
     next_cursor = None
     if len(rows) > limit:

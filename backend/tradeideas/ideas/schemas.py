@@ -1,6 +1,6 @@
 """Request and response bodies of the trade-idea routes (JSON in camelCase)."""
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
@@ -251,6 +251,18 @@ class StatusUpdate(CamelModel):
         raise ValueError("closePrice must be a number")
 
 
+class Taken(CamelModel):
+    """Called versus taken: what the members who journaled the idea got; shown from 5 members, never who."""
+
+    count: int = Field(description="Distinct members with a journal entry on the idea (5 or more)")
+    average_entry_slippage_r: float | None = Field(
+        description="Average (planned entry - fill) / planned risk, mirrored for SELL: worse fills are negative"
+    )
+    average_realised_r: float | None = Field(
+        description="Average R of their closed journal entries, as the journal computes it; null while none closed"
+    )
+
+
 class IdeaOut(CamelModel):
     id: int
     educator_id: int
@@ -298,6 +310,9 @@ class IdeaOut(CamelModel):
     verification: Verification | None = Field(
         description="The price check (decision 0050); null until the poller has adopted the idea"
     )
+    taken: Taken | None = Field(
+        description="Called versus taken, from members' journals; null for everyone until 5 members took it"
+    )
 
 
 class IdeaListQuery(BaseModel):
@@ -312,6 +327,11 @@ class IdeaListQuery(BaseModel):
     idea_type: ListIdeaType | None = None
     status: ListStatus | None = None
     educator_id: QueryId | None = None
+    # A track record's selection, so its list of completed ideas follows the record's filters (issue #25).
+    time_frame: Annotated[
+        str | None, Field(min_length=1, max_length=TIME_FRAME_MAX, description="Matched ignoring case")
+    ] = None
+    since: date | None = Field(default=None, description="Only ideas closed on or after this day (YYYY-MM-DD, UTC)")
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
     cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
 

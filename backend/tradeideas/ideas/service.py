@@ -35,8 +35,10 @@ __all__ = [
     "IdeaPages",
     "IdeaResult",
     "Viewer",
+    "completed_ideas_of",
     "create_idea",
     "delete_idea",
+    "educator_of",
     "get_idea",
     "idea_results",
     "idea_states",
@@ -82,3 +84,18 @@ async def idea_results(db: AsyncSession, idea_ids: Iterable[int]) -> dict[int, I
         select(TradeIdea.id, TradeIdea.status, TradeIdea.r_multiple).where(TradeIdea.id.in_(wanted))
     )
     return {idea_id: IdeaResult(status, r) for idea_id, status, r in rows}
+
+
+async def educator_of(db: AsyncSession, idea_id: int) -> int | None:
+    """Who published the idea (None when there is no such idea)."""
+    return (await db.execute(select(TradeIdea.educator_id).where(TradeIdea.id == idea_id))).scalar_one_or_none()
+
+
+async def completed_ideas_of(db: AsyncSession, educator_id: int) -> list[int]:
+    """The ids of the educator's completed ideas (wins and losses), oldest first (demo data follows some)."""
+    query = (
+        select(TradeIdea.id)
+        .where(TradeIdea.educator_id == educator_id, TradeIdea.completed.is_(True))
+        .order_by(TradeIdea.created_at, TradeIdea.id)
+    )
+    return list((await db.execute(query)).scalars())

@@ -45,6 +45,9 @@ class TrackRecordTotal(Base):
     sparkline: Mapped[list[list[Any]] | None] = mapped_column(JSON, default=None)
     last_closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     last_idea_id: Mapped[int | None] = mapped_column(Integer, default=None)
+    # Whole record only: the running state of its statistics (`statistics.Statistics`), so the educators list shows
+    # them without walking every idea; null on rows written before it existed (then computed on reading).
+    statistics: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class WithdrawnIdea(Base):

@@ -45,18 +45,6 @@ class EducatorProfile(CamelModel):
     trading_style: str | None
 
 
-class TrackRecordSummary(RecordFigures):
-    educator: EducatorProfile
-    verified: VerifiedFigures = Field(description="The same ideas as the price checks settled them (decision 0050)")
-    agreement_rate: float | None = Field(
-        description="Share of ideas with both verdicts (the educator's and the price check's) that agree"
-    )
-    equity_curve: list[CurvePoint] = Field(
-        description="Cumulative R after each completed idea with an R, in closing order; in the educators list "
-        "a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one"
-    )
-
-
 class RecordStatistics(CamelModel):
     """Over the decided ideas (successful or unsuccessful, with R) that match the page's filters, in closing order."""
 
@@ -77,8 +65,27 @@ class RecordStatistics(CamelModel):
     )
 
 
-class TrackRecord(TrackRecordSummary):
+class TrackRecordSummary(RecordFigures):
+    educator: EducatorProfile
+    verified: VerifiedFigures = Field(description="The same ideas as the price checks settled them (decision 0050)")
+    agreement_rate: float | None = Field(
+        description="Share of ideas with both verdicts (the educator's and the price check's) that agree"
+    )
+    followers_count: int = Field(
+        description="Distinct members with a journal entry on the educator's ideas (that match the filters)"
+    )
+    followers_average_r: float | None = Field(
+        description="Average R of those members' closed journal entries, as the journal computes it; null under "
+        "5 followers or while none closed"
+    )
     statistics: RecordStatistics
+    equity_curve: list[CurvePoint] = Field(
+        description="Cumulative R after each completed idea with an R, in closing order; in the educators list "
+        "a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one"
+    )
+
+
+class TrackRecord(TrackRecordSummary):
     by_market: list[RecordGroup]
     by_idea_type: list[RecordGroup]
     by_time_frame: list[RecordGroup]

@@ -17,12 +17,13 @@ from typing import Any, TypeVar
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, delete, func, insert, select, text, tuple_
+from sqlalchemy import Select, delete, func, insert, select, text, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid, NotFound
+from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.prices import service as price_checks
@@ -85,11 +86,27 @@ async def refresh_totals(db: AsyncSession, educator_id: int, locked: bool = Fals
     """Rewrite the educator's stored totals from their closed ideas (one index range, in closing order)."""
     if not locked:
         await _lock(db, educator_id)
-    rows = await db.execute(_closed_ideas().where(TradeIdea.educator_id == educator_id))
-    book = Book.of(rows, STORED_GROUPINGS)
+    book, stats = await _walk(db, educator_id)
     await db.execute(delete(TrackRecordTotal).where(TrackRecordTotal.educator_id == educator_id))
     if book.whole.values() != Tally().values():
         await db.execute(insert(TrackRecordTotal), total_rows(educator_id, book))
+        t = TrackRecordTotal
+        await db.execute(
+            update(t).where(t.educator_id == educator_id, t.grouping == WHOLE).values(statistics=stats.stored())
+        )
+
+
+async def _walk(db: AsyncSession, educator_id: int) -> tuple[Book, Statistics]:
+    """The educator's whole record and its statistics from their closed ideas (one index range, closing order)."""
+    book = Book(STORED_GROUPINGS)
+    stats = Statistics()
+    rows = await db.execute(
+        _closed_ideas().add_columns(TradeIdea.created_at).where(TradeIdea.educator_id == educator_id)
+    )
+    for idea_id, market, idea_type, time_frame, status, r, closed_at, opened_at in rows:
+        book.add(idea_id, market, idea_type, time_frame, status, r, closed_at)
+        stats.add(status, r, opened_at, closed_at)
+    return book, stats
 
 
 async def rebuild(db: AsyncSession) -> None:
@@ -138,6 +155,11 @@ async def _append(db: AsyncSession, educator_id: int, idea_id: int) -> bool:
         for name, value in tally.values().items():
             setattr(row, name, value)
         if grouping == WHOLE:
+            if row.statistics is None:  # written before statistics were kept: recomputed whole
+                return False
+            stats = Statistics.loaded(row.statistics)
+            stats.add(idea.status, idea.r_multiple, idea.created_at, idea.closed_at)
+            row.statistics = stats.stored()
             if tally.r_count > before:
                 point = (idea.closed_at, tally.sum_r)
                 row.sparkline = stored_sparkline(extend_sparkline(loaded_sparkline(row.sparkline), before, point))
@@ -348,13 +370,18 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
     ids = [e.id for e in educators]
     r = TrackRecordTotal
     stored = await db.execute(
-        select(r.educator_id, r.sparkline, *(getattr(r, name) for name in TALLY_FIELDS)).where(
+        select(r.educator_id, r.sparkline, r.statistics, *(getattr(r, name) for name in TALLY_FIELDS)).where(
             r.educator_id.in_(ids), r.grouping == WHOLE
         )
     )
-    wholes = {educator_id: (line, Tally(*values)) for educator_id, line, *values in stored}
+    whole_rows = stored.all()
+    wholes = {educator_id: (line, Tally(*values)) for educator_id, line, _, *values in whole_rows}
+    stats = {educator_id: Statistics.loaded(kept) for educator_id, _, kept, *_ in whole_rows if kept is not None}
+    for educator_id in wholes.keys() - stats.keys():  # rows written before statistics were kept
+        stats[educator_id] = (await _walk(db, educator_id))[1]
     extra = await _open_and_withdrawn(db, ids, RecordFilter())
     verified = await price_checks.verified_figures(db, ids)
+    taken = await desk.followers(db, select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id.in_(ids)))
     out = []
     for e in educators:
         line, tally = wholes.get(e.id, (None, Tally()))
@@ -364,7 +391,10 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
                 educator=_profile(e),
                 verified=verified[e.id][0],
                 agreement_rate=verified[e.id][1],
+                followers_count=taken.get(e.id, desk.NO_FOLLOWERS).members,
+                followers_average_r=taken.get(e.id, desk.NO_FOLLOWERS).average_r,
                 equity_curve=_curve(loaded_sparkline(line)),
+                statistics=RecordStatistics(**stats.get(e.id, Statistics()).values()),
                 **figures(tally, counts.active.get((WHOLE, ""), 0), counts.withdrawn.get((WHOLE, ""), 0)),
             )
         )
@@ -393,10 +423,17 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> t
     counted = _where(select(TradeIdea.id).where(TradeIdea.educator_id == educator_id), TradeIdea, f, None)
     since = None if f.since is None else _start_of(f.since)
     verified, agreement = (await price_checks.verified_figures(db, [educator_id], counted, since))[educator_id]
+    # Followers of the ideas the filters select, open ones included (`since`: published on or after the day).
+    its_ideas = select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id == educator_id)
+    followers = (await desk.followers(db, _where(its_ideas, TradeIdea, f, TradeIdea.created_at))).get(
+        educator_id, desk.NO_FOLLOWERS
+    )
     record = TrackRecord(
         educator=_profile(educator),
         verified=verified,
         agreement_rate=agreement,
+        followers_count=followers.members,
+        followers_average_r=followers.average_r,
         equity_curve=[],
         by_market=_groups(book, extra, "market"),
         by_idea_type=_groups(book, extra, "idea_type"),

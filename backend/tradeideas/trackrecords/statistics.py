@@ -7,7 +7,7 @@ standard library, rather than read from a table: any number of ideas gets its ow
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from typing import Any
 
@@ -112,6 +112,15 @@ class Statistics:
             self.win_streak, self.loss_streak = 0, self.loss_streak + 1
             self.longest_loss = max(self.longest_loss, self.loss_streak)
         self.holding_seconds += max((closed_at - opened_at).total_seconds(), 0.0)
+
+    def stored(self) -> dict[str, Any]:
+        """The running state as kept in `track_record_totals.statistics` (JSON)."""
+        return asdict(self)
+
+    @classmethod
+    def loaded(cls, stored: dict[str, Any]) -> "Statistics":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in stored.items() if k in names})
 
     def interval95(self) -> list[float] | None:
         """[low, high]: mean ± t(0.975, n - 1) · s / √n; null under 2 decided ideas."""

@@ -1671,6 +1671,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
+            /** @description Called versus taken, from members' journals; null for everyone until 5 members took it */
+            taken: components["schemas"]["Taken"] | null;
             /** Timeframe */
             timeFrame: string;
             /**
@@ -1838,6 +1840,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
+            /** @description Called versus taken, from members' journals; null for everyone until 5 members took it */
+            taken: components["schemas"]["Taken"] | null;
             /** Timeframe */
             timeFrame: string;
             /**
@@ -1994,6 +1998,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
+            /** @description Called versus taken, from members' journals; null for everyone until 5 members took it */
+            taken: components["schemas"]["Taken"] | null;
             /** Timeframe */
             timeFrame: string;
             /**
@@ -2178,6 +2184,8 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "pending" | "successful" | "unsuccessful" | "invalidated";
+            /** @description Called versus taken, from members' journals; null for everyone until 5 members took it */
+            taken: components["schemas"]["Taken"] | null;
             /** Timeframe */
             timeFrame: string;
             /**
@@ -2420,12 +2428,27 @@ export interface components {
         JournalTotals: {
             /** Accountcurrency */
             accountCurrency: string;
+            /**
+             * Calledaverager
+             * @description The educators' called R of the same ideas, on average
+             */
+            calledAverageR: number | null;
             /** Closed */
             closed: number;
+            /**
+             * Compared
+             * @description Closed entries whose idea has the educator's called R too (the comparison)
+             */
+            compared: number;
             /** Entries */
             entries: number;
             /** Open */
             open: number;
+            /**
+             * Ownaverager
+             * @description The caller's average R over those entries; null without any
+             */
+            ownAverageR: number | null;
             /** Totalpnl */
             totalPnl: number;
             /** Totalr */
@@ -3153,6 +3176,27 @@ export interface components {
             /** Id */
             id: number;
         };
+        /**
+         * Taken
+         * @description Called versus taken: what the members who journaled the idea got; shown from 5 members, never who.
+         */
+        Taken: {
+            /**
+             * Averageentryslippager
+             * @description Average (planned entry - fill) / planned risk, mirrored for SELL: worse fills are negative
+             */
+            averageEntrySlippageR: number | null;
+            /**
+             * Averagerealisedr
+             * @description Average R of their closed journal entries, as the journal computes it; null while none closed
+             */
+            averageRealisedR: number | null;
+            /**
+             * Count
+             * @description Distinct members with a journal entry on the idea (5 or more)
+             */
+            count: number;
+        };
         /** TrackRecord */
         TrackRecord: {
             /**
@@ -3193,6 +3237,16 @@ export interface components {
              * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
+            /**
+             * Followersaverager
+             * @description Average R of those members' closed journal entries, as the journal computes it; null under 5 followers or while none closed
+             */
+            followersAverageR: number | null;
+            /**
+             * Followerscount
+             * @description Distinct members with a journal entry on the educator's ideas (that match the filters)
+             */
+            followersCount: number;
             /**
              * Ideas
              * @description Open and completed ideas
@@ -3260,6 +3314,16 @@ export interface components {
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
+             * Followersaverager
+             * @description Average R of those members' closed journal entries, as the journal computes it; null under 5 followers or while none closed
+             */
+            followersAverageR: number | null;
+            /**
+             * Followerscount
+             * @description Distinct members with a journal entry on the educator's ideas (that match the filters)
+             */
+            followersCount: number;
+            /**
              * Ideas
              * @description Open and completed ideas
              */
@@ -3278,6 +3342,7 @@ export interface components {
              * @description Sum of positive R / |sum of negative R|; null without losses
              */
             profitFactor: number | null;
+            statistics: components["schemas"]["RecordStatistics"];
             /** Totalr */
             totalR: number;
             /** @description The same ideas as the price checks settled them (decision 0050) */
@@ -5757,6 +5822,8 @@ export interface operations {
                 ideaType?: ("leverage" | "exchange") | null;
                 status?: ("active" | "completed" | "closed" | "pending" | "successful" | "unsuccessful" | "invalidated") | null;
                 educatorId?: number | null;
+                timeFrame?: string | null;
+                since?: string | null;
                 limit?: number;
                 cursor?: string | null;
             };

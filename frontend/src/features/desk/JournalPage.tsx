@@ -149,7 +149,33 @@ function Totals({ journal, onDownload }: { journal: Journal; onDownload: () => v
           </Card>
         ))}
       </dl>
+      <TakenVersusCalled totals={t} />
     </section>
+  );
+}
+
+/** The customer's own average R beside the educators' called R, over the same closed ideas. */
+function TakenVersusCalled({ totals: t }: { totals: Journal["totals"] }) {
+  if (t.compared === 0) {
+    return <p className="text-sm text-muted">Your results sit beside the educators&apos; once an idea you closed is closed by its educator too.</p>;
+  }
+  return (
+    <Card className="p-3">
+      <h3 className="text-sm font-semibold text-fg">You versus the call</h3>
+      <dl className="mt-2 grid grid-cols-2 gap-2">
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-muted">Your average R</dt>
+          <dd className="mt-1 font-mono text-lg font-bold text-fg">{formatR(t.ownAverageR)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-muted">Educators&apos; called R</dt>
+          <dd className="mt-1 font-mono text-lg font-bold text-fg">{formatR(t.calledAverageR)}</dd>
+        </div>
+      </dl>
+      <p className="mt-2 text-xs text-muted">
+        Over the same {t.compared} {t.compared === 1 ? "idea" : "ideas"}: your closed trades whose idea the educator has closed.
+      </p>
+    </Card>
   );
 }
 

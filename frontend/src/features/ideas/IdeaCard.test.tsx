@@ -46,6 +46,7 @@ const idea: Idea = {
   resultFixedAt: null,
   isNew: true,
   verification: null,
+  taken: null,
 };
 
 function renderCard(value: Idea = idea) {
@@ -140,6 +141,19 @@ describe("IdeaCard", () => {
     const dialog = await screen.findByRole("dialog");
     expect(within(dialog).getByText("BTCUSDT")).toBeInTheDocument();
     expect(within(within(dialog).getByRole("list", { name: "Receipts" })).getAllByRole("listitem")).toHaveLength(2);
+  });
+
+  it("shows what members who took the idea got, and nothing while the server sends no figures", () => {
+    const { unmount } = renderCard({ ...idea, taken: { count: 5, averageEntrySlippageR: -0.2, averageRealisedR: 1.1 } });
+    expect(screen.getByText("Taken by 5 members · slippage −0.20 R · realised +1.10 R")).toBeInTheDocument();
+    unmount();
+    renderCard({ ...idea, taken: { count: 7, averageEntrySlippageR: 0, averageRealisedR: null } });
+    expect(screen.getByText("Taken by 7 members · slippage 0.00 R")).toBeInTheDocument();
+  });
+
+  it("shows no taken line under the threshold (taken is null)", () => {
+    renderCard();
+    expect(screen.queryByText(/Taken by/)).not.toBeInTheDocument();
   });
 
   it("shows an invalidated idea as INVALID with the broken-level note", () => {

@@ -14,6 +14,7 @@ import { ChartImage } from "./ChartImage";
 import { CopyButton } from "./CopyButton";
 import { RevisionsDialog } from "./RevisionsDialog";
 import { PriceCheckLine } from "./PriceCheckLine";
+import { TakenLine } from "./TakenLine";
 import { VideoButton } from "./VideoButton";
 import type { Idea } from "./types";
 
@@ -143,6 +144,7 @@ export const IdeaCard = memo(function IdeaCard({
 
         {idea.outcome ? <OutcomeLine idea={idea} /> : null}
         <PriceCheckLine idea={idea} />
+        <TakenLine idea={idea} />
 
         {invalid ? (
           <p role="note" className="flex items-start gap-2 rounded-xl border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-200">

@@ -40,6 +40,7 @@ function idea(id: number, over: Partial<Idea> = {}): Idea & { isNew: boolean | n
     invalidationLevel: "1.00",
     isNew: null,
     verification: null,
+    taken: null,
     market: "forex",
     marketType: "Forex",
     notes: null,

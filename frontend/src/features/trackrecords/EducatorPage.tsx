@@ -15,7 +15,7 @@ import { Spinner } from "../../components/Spinner";
 import { directionLabel } from "../../lib/ideaStatus";
 import { formatDay, formatR, outcomeLabel, rTone } from "../../lib/outcome";
 import { EquityChart } from "./EquityChart";
-import { FigureSourceSwitch, Figures, VerifiedFigures, formatWinRate, type FigureSource } from "./Figures";
+import { FigureSourceSwitch, Figures, FollowersLine, VerifiedFigures, formatWinRate, type FigureSource } from "./Figures";
 import { RecordHeader } from "./RecordHeader";
 import type { RecordFilters, RecordGroup, TrackRecord } from "./types";
 import { useCompletedIdeas } from "./useCompletedIdeas";
@@ -91,12 +91,12 @@ function GroupTable({ groups, heading }: { groups: RecordGroup[]; heading: strin
   );
 }
 
-function CompletedIdeas({ educatorId }: { educatorId: number }) {
-  const ideas = useCompletedIdeas(educatorId);
+function CompletedIdeas({ educatorId, filters }: { educatorId: number; filters: RecordFilters }) {
+  const ideas = useCompletedIdeas(educatorId, filters);
   const items = ideas.data?.pages.flatMap((p) => p.items) ?? [];
   if (ideas.isPending) return <Spinner className="mx-auto h-5 w-5" />;
   if (ideas.isError) return <ErrorAlert message={errorMessage(ideas.error, "Failed to get completed trade ideas")} />;
-  if (items.length === 0) return <EmptyState icon={History} title="No completed ideas yet" />;
+  if (items.length === 0) return <p className="py-4 text-sm text-muted">None in this selection.</p>;
   return (
     <>
       <ul className="divide-y divide-line">
@@ -164,6 +164,9 @@ export function EducatorPage({ slug }: { slug: string }) {
   if (!educator) return <NotFoundPage />;
 
   const timeFrames = (whole.data?.byTimeFrame ?? []).map((g) => ({ value: g.key, label: g.key }));
+  const filtered = Object.keys(filters).length > 0;
+  // One selection for the whole page: with nothing completed in it, one message stands for every panel.
+  const empty = record.data !== undefined && record.data.completed === 0;
   return (
     <div className="min-h-dvh bg-surface">
       <RecordHeader back="/customer/educators" backLabel="Educators" title={educator.name} subtitle={educator.specialty ?? undefined} />
@@ -196,11 +199,20 @@ export function EducatorPage({ slug }: { slug: string }) {
             <FilterSelect label="Period" value={period} onChange={setPeriod} options={PERIODS} />
           </div>
           {record.isError ? <ErrorAlert message={errorMessage(record.error, "Failed to load the track record")} /> : null}
-          {record.data ? (
+          {record.data && empty ? (
+            <EmptyState
+              icon={History}
+              title={filtered ? "No completed ideas in this selection" : "No completed ideas yet"}
+              description={filtered ? "Change the market, idea type, time frame or period to see figures." : undefined}
+            />
+          ) : record.data ? (
             <div className={cn("space-y-4 transition-opacity", record.isPlaceholderData && "opacity-60")} aria-busy={record.isFetching}>
               <FigureSourceSwitch value={source} onChange={setSource} />
               {source === "educator" ? (
-                <Figures record={record.data} statistics={record.data.statistics} />
+                <>
+                  <Figures record={record.data} statistics={record.data.statistics} />
+                  <FollowersLine record={record.data} />
+                </>
               ) : (
                 <VerifiedFigures record={record.data} />
               )}
@@ -234,14 +246,16 @@ export function EducatorPage({ slug }: { slug: string }) {
           )}
         </section>
 
-        <section aria-labelledby="completed-heading">
-          <Card className="p-4 sm:p-6">
-            <h2 id="completed-heading" className="mb-2 text-lg font-bold text-fg">
-              Completed ideas
-            </h2>
-            <CompletedIdeas educatorId={educator.id} />
-          </Card>
-        </section>
+        {empty ? null : (
+          <section aria-labelledby="completed-heading">
+            <Card className="p-4 sm:p-6">
+              <h2 id="completed-heading" className="mb-2 text-lg font-bold text-fg">
+                Completed ideas{filtered ? " in this selection" : ""}
+              </h2>
+              <CompletedIdeas educatorId={educator.id} filters={filters} />
+            </Card>
+          </section>
+        )}
       </main>
     </div>
   );

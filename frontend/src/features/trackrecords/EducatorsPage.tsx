@@ -7,7 +7,7 @@ import { ErrorAlert } from "../../components/ErrorAlert";
 import { Spinner } from "../../components/Spinner";
 import { errorMessage } from "../../api/errors";
 import { EquityChart } from "./EquityChart";
-import { Figures } from "./Figures";
+import { Figures, FollowersLine } from "./Figures";
 import { RecordHeader } from "./RecordHeader";
 import { useTrackRecords } from "./useTrackRecords";
 
@@ -52,7 +52,8 @@ export function EducatorsPage() {
                       </div>
                     </header>
                     {record.educator.bio ? <p className="text-sm text-fg">{excerpt(record.educator.bio)}</p> : null}
-                    <Figures record={record} compact />
+                    <Figures record={record} statistics={record.statistics} compact />
+                    <FollowersLine record={record} />
                     <EquityChart points={record.equityCurve} compact className="mt-auto h-16" />
                   </article>
                 </Card>

@@ -144,3 +144,15 @@ export function FigureSourceSwitch({ value, onChange }: { value: FigureSource; o
     </div>
   );
 }
+
+/** Members who journaled the educator's ideas (in the selection), and their own average R (shown from 5 members). */
+export function FollowersLine({ record }: { record: Pick<TrackRecordSummary, "followersCount" | "followersAverageR"> }) {
+  if (record.followersCount === 0) return null;
+  const who = `${record.followersCount} ${record.followersCount === 1 ? "member" : "members"}`;
+  return (
+    <p className="text-sm text-muted">
+      Taken by {who}
+      {record.followersAverageR !== null ? <> · their average <span className={cn("font-mono", rTone(record.followersAverageR))}>{formatR(record.followersAverageR)}</span></> : null}
+    </p>
+  );
+}

@@ -6,5 +6,6 @@ export const trackRecordsKey = ["track-records"] as const;
 export const trackRecordKeys = {
   list: [...trackRecordsKey, "list"] as const,
   one: (educatorId: number, filters: RecordFilters) => [...trackRecordsKey, "one", educatorId, filters] as const,
-  completedIdeas: (educatorId: number) => [...trackRecordsKey, "completed-ideas", educatorId] as const,
+  completedIdeas: (educatorId: number, filters: RecordFilters = {}) =>
+    [...trackRecordsKey, "completed-ideas", educatorId, filters] as const,
 };

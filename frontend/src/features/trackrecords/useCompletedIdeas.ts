@@ -2,15 +2,19 @@ import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { unwrap } from "../../api/errors";
 import { trackRecordKeys } from "./queryKeys";
+import type { RecordFilters } from "./types";
 
-/** GET /api/trade-ideas?educatorId&status=closed: the educator's completed ideas (not triggered too), newest first, page by page. */
-export function completedIdeasQueryOptions(educatorId: number) {
+/**
+ * GET /api/trade-ideas?educatorId&status=closed: the educator's completed ideas (not triggered too), newest first,
+ * page by page, in the record's selection (market, idea type, time frame, closed since).
+ */
+export function completedIdeasQueryOptions(educatorId: number, filters: RecordFilters = {}) {
   return infiniteQueryOptions({
-    queryKey: trackRecordKeys.completedIdeas(educatorId),
+    queryKey: trackRecordKeys.completedIdeas(educatorId, filters),
     queryFn: ({ signal, pageParam }) =>
       unwrap(
         api.GET("/api/trade-ideas", {
-          params: { query: { educatorId, status: "closed", limit: 10, cursor: pageParam } },
+          params: { query: { educatorId, status: "closed", limit: 10, cursor: pageParam, ...filters } },
           signal,
         }),
         "Failed to get completed trade ideas",
@@ -20,6 +24,6 @@ export function completedIdeasQueryOptions(educatorId: number) {
   });
 }
 
-export function useCompletedIdeas(educatorId: number | undefined) {
-  return useInfiniteQuery({ ...completedIdeasQueryOptions(educatorId ?? 0), enabled: educatorId !== undefined });
+export function useCompletedIdeas(educatorId: number | undefined, filters: RecordFilters = {}) {
+  return useInfiniteQuery({ ...completedIdeasQueryOptions(educatorId ?? 0, filters), enabled: educatorId !== undefined });
 }
