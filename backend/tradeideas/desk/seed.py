@@ -28,13 +28,10 @@ async def seed_sample_journal(db: AsyncSession, _settings: Settings, demo: DemoA
     for status, exit_at, note in TAKEN:
         idea = await ideas.newest_idea(db, status)
         assert idea is not None, "the sample ideas have every status"
-        fill = level_number(idea.entry1)
-        assert fill is not None, "sample ideas have numeric levels"
-        taken = await take_idea(db, customer_id, JournalCreate(idea_id=idea.id, fill_price=fill, note=note))
+        assert level_number(idea.entry1) is not None, "sample ideas have numeric levels"
+        taken, _ = await take_idea(db, customer_id, JournalCreate(idea_id=idea.id, fill_price=idea.entry1, note=note))
         if exit_at is not None:
-            exit_price = level_number(
-                (idea.close_price or idea.exit1) if exit_at == "close" else idea.invalidation_level
-            )
+            exit_price = (idea.close_price or idea.exit1) if exit_at == "close" else idea.invalidation_level
             await update_entry(db, customer_id, taken.id, JournalUpdate(exit_price=exit_price))
         # Taken shortly after the idea was published, and closed when the educator closed it.
         entry = await db.get(JournalEntry, taken.id)

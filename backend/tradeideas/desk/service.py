@@ -6,9 +6,10 @@ risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.
 """
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.core.errors import NotFound
+from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import utcnow
 from tradeideas.desk.events import JournalChanged
 from tradeideas.desk.models import JournalEntry, RiskSettings
@@ -25,6 +26,7 @@ from tradeideas.ideas import service as ideas
 from tradeideas.realtime.service import publish
 
 ENTRY_NOT_FOUND = "Journal entry not found"
+KEY_REUSED = "This Idempotency-Key was already used for another trade: make a new key for a new entry"
 
 
 # ---------------------------------------------------------------- risk settings
@@ -71,17 +73,19 @@ def level_number(level: str | None) -> float | None:
     return value if value > 0 and value != float("inf") else None
 
 
-def r_multiple(order_type: str, fill: float, exit_price: float | None, invalidation: str) -> float | None:
+def r_multiple(order_type: str, fill: float | None, exit_price: float | None, invalidation: str) -> float | None:
     """BUY: (exit - fill) / |fill - invalidation|; SELL mirrored. None while open or without a numeric stop."""
     stop = level_number(invalidation)
-    if exit_price is None or stop is None or stop == fill:
+    if fill is None or exit_price is None or stop is None or stop == fill:
         return None
     move = exit_price - fill if order_type == "BUY" else fill - exit_price
     return move / abs(fill - stop)
 
 
 def entry_out(entry: JournalEntry, idea_status: str | None, idea_r: float | None = None) -> JournalEntryOut:
-    r = r_multiple(entry.order_type, entry.fill_price, entry.exit_price, entry.invalidation_level)
+    # Prices are kept as typed; the arithmetic reads them as numbers, as it always has.
+    fill, exit_price = level_number(entry.fill_price), level_number(entry.exit_price)
+    r = r_multiple(entry.order_type, fill, exit_price, entry.invalidation_level)
     return JournalEntryOut(
         id=entry.id,
         idea_id=entry.idea_id,
@@ -156,8 +160,19 @@ async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | Non
     return _result(await ideas.idea_results(db, ids), entry)
 
 
-async def take_idea(db: AsyncSession, user_id: int, body: JournalCreate) -> JournalEntryOut:
-    """Record a trade taken from an idea, copying its levels and the customer's current risk amount."""
+async def take_idea(
+    db: AsyncSession, user_id: int, body: JournalCreate, idempotency_key: str | None = None
+) -> tuple[JournalEntryOut, bool]:
+    """Record a trade taken from an idea, copying its levels and the customer's current risk amount.
+
+    With a key (the device's, made once when the customer saved): a repeat returns the entry the first request
+    made, and says so (`True`), instead of recording the trade twice; concurrent repeats meet on the unique key
+    (docs/decisions/0057-idempotent-journal-entries.md).
+    """
+    if idempotency_key is not None:
+        earlier = await _entry_for_key(db, user_id, idempotency_key)
+        if earlier is not None:
+            return await _repeat(db, earlier, body), True
     idea = await ideas.public_idea(db, body.idea_id)
     risk = await get_risk_settings(db, user_id)
     now = utcnow()
@@ -182,11 +197,32 @@ async def take_idea(db: AsyncSession, user_id: int, body: JournalCreate) -> Jour
         account_currency=risk.account_currency,
         created_at=now,
         updated_at=now,
+        idempotency_key=idempotency_key,
     )
-    db.add(entry)
-    await db.flush()
+    try:
+        # A concurrent repeat (same member, same key) waits on the unique key and fails here once the first commits.
+        async with db.begin_nested():
+            db.add(entry)
+    except IntegrityError:
+        earlier = None if idempotency_key is None else await _entry_for_key(db, user_id, idempotency_key)
+        if earlier is None:
+            raise
+        return await _repeat(db, earlier, body), True
     await publish(db, JournalChanged(user_id=user_id, idea_id=idea.id))
-    return entry_out(entry, idea.status)
+    return entry_out(entry, idea.status), False
+
+
+async def _entry_for_key(db: AsyncSession, user_id: int, key: str) -> JournalEntry | None:
+    query = select(JournalEntry).where(JournalEntry.user_id == user_id, JournalEntry.idempotency_key == key)
+    return (await db.execute(query)).scalar_one_or_none()
+
+
+async def _repeat(db: AsyncSession, earlier: JournalEntry, body: JournalCreate) -> JournalEntryOut:
+    """The entry a key already made, if the request is the same trade; a key reused for another one is refused."""
+    same_idea = earlier.idea_id is None or earlier.idea_id == body.idea_id  # None: the idea was deleted since
+    if not same_idea or earlier.fill_price != body.fill_price or earlier.size != body.size:
+        raise Invalid(KEY_REUSED, code="idempotency_key_reused")
+    return entry_out(earlier, *await _idea_record(db, earlier))
 
 
 async def owned_entry(db: AsyncSession, user_id: int, entry_id: int) -> JournalEntry:

@@ -523,7 +523,7 @@ export interface paths {
         put?: never;
         /**
          * Create Journal Entry
-         * @description Record that the caller took an idea (fill price, optional size in units and note).
+         * @description Record that the caller took an idea (fill price as typed, optional size and note), once per Idempotency-Key.
          */
         post: operations["create_journal_entry"];
         delete?: never;
@@ -2313,11 +2313,14 @@ export interface components {
         };
         /**
          * JournalCreate
-         * @description Record that the caller took an idea: the price they got, their size (units), a note.
+         * @description Record that the caller took an idea: the price they got (kept as typed), their size (units), a note.
          */
         JournalCreate: {
-            /** Fillprice */
-            fillPrice: number;
+            /**
+             * Fillprice
+             * @description Decimal text above 0, kept with the digits typed (1.0850)
+             */
+            fillPrice: string | number;
             /** Ideaid */
             ideaId: number;
             /** Note */
@@ -2348,10 +2351,16 @@ export interface components {
             exit2: string | null;
             /** Exit3 */
             exit3: string | null;
-            /** Exitprice */
-            exitPrice: number | null;
-            /** Fillprice */
-            fillPrice: number;
+            /**
+             * Exitprice
+             * @description As typed; null while open
+             */
+            exitPrice: string | null;
+            /**
+             * Fillprice
+             * @description As typed (1.0850)
+             */
+            fillPrice: string;
             /** Id */
             id: number;
             /**
@@ -2443,8 +2452,11 @@ export interface components {
          * @description Close an entry with the price you got out at (null reopens it), or change its note.
          */
         JournalUpdate: {
-            /** Exitprice */
-            exitPrice?: number | null;
+            /**
+             * Exitprice
+             * @description Decimal text above 0, kept as typed
+             */
+            exitPrice?: string | number | null;
             /** Note */
             note?: string | null;
         };
@@ -4782,7 +4794,10 @@ export interface operations {
     create_journal_entry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 8-128 visible ASCII characters: a repeat with the same key returns the first entry */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
