@@ -28,8 +28,8 @@ BAD_PRICE = "{label} must be a number greater than 0"
 NOTE_TOO_LONG = f"note must be at most {NOTE_MAX} characters"
 CURRENCY = re.compile(r"^[A-Z]{3,5}$")
 PRICE_TEXT_MAX = 32
-# A plain decimal as typed: "1.0850", "150", ".5" (thousands commas are dropped first; no exponent, no sign).
-PRICE_TEXT = re.compile(r"^[0-9]*\.?[0-9]+$")
+# A plain decimal as typed: "1.0850", "150", ".5", "1." (thousands commas are dropped first; no exponent, no sign).
+PRICE_TEXT = re.compile(r"^([0-9]*\.?[0-9]+|[0-9]+\.)$")
 
 
 def _number(value: Any, message: str, low: float, high: float, *, low_inclusive: bool = True) -> float:
