@@ -4,11 +4,20 @@ from typing import Annotated
 
 from fastapi import Header, Response, status
 
-from tradeideas.core.deps import DbSession
+from tradeideas.core.clock import AppClock
+from tradeideas.core.deps import AppSettings, DbSession
 from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.desk import service
-from tradeideas.desk.schemas import JournalCreate, JournalEntryOut, JournalOut, JournalUpdate, RiskSettingsBody
+from tradeideas.desk.schemas import (
+    ConversionRateOut,
+    CurrencyCode,
+    JournalCreate,
+    JournalEntryOut,
+    JournalOut,
+    JournalUpdate,
+    RiskSettingsBody,
+)
 from tradeideas.permissions import CustomerOnly
 
 router = api_router(prefix="/api/me", tags=["customer desk"])
@@ -36,6 +45,19 @@ async def get_risk_settings(principal: CustomerOnly, db: DbSession) -> RiskSetti
 async def put_risk_settings(body: RiskSettingsBody, principal: CustomerOnly, db: DbSession) -> RiskSettingsBody:
     """Save the caller's account size, currency, risk per trade (%) and leverage."""
     return await service.set_risk_settings(db, principal.id, body)
+
+
+@router.get("/conversion-rates/{from_currency}/{to_currency}", responses={422: {}})
+async def get_conversion_rate(
+    from_currency: CurrencyCode,
+    to_currency: CurrencyCode,
+    principal: CustomerOnly,
+    db: DbSession,
+    settings: AppSettings,
+    clock: AppClock,
+) -> ConversionRateOut:
+    """One unit of a currency in another, from the price feed's latest price, for sizing crosses (null if unknown)."""
+    return await service.conversion_rate(db, settings, from_currency, to_currency, clock.now())
 
 
 @router.get("/journal")

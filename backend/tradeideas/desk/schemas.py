@@ -216,3 +216,16 @@ class JournalTotals(CamelModel):
 class JournalOut(CamelModel):
     entries: list[JournalEntryOut]
     totals: JournalTotals
+
+
+CurrencyCode = Annotated[str, Field(pattern=r"^[A-Za-z]{3,5}$", description="A currency code, like JPY or USDT")]
+
+
+class ConversionRateOut(CamelModel):
+    """What one unit of `from` is worth in `to`, from the price feed's latest stored price (null: none known)."""
+
+    from_currency: str = Field(serialization_alias="from")
+    to_currency: str = Field(serialization_alias="to")
+    rate: str | None = Field(description="Decimal text; null when no feed is configured or it has no recent price")
+    as_of: datetime | None = Field(description="When the price the rate comes from was quoted")
+    feed: Literal["oanda", "binance"] | None

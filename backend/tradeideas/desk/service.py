@@ -5,6 +5,8 @@ the idea's invalidation level copied when the trade was taken; P/L in account cu
 risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.md).
 """
 
+from datetime import datetime
+
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,6 +17,7 @@ from tradeideas.desk.events import JournalChanged
 from tradeideas.desk.models import JournalEntry, RiskSettings
 from tradeideas.desk.schemas import (
     MAX_RISK_PERCENT,
+    ConversionRateOut,
     JournalCreate,
     JournalEntryOut,
     JournalOut,
@@ -23,7 +26,9 @@ from tradeideas.desk.schemas import (
     RiskSettingsBody,
 )
 from tradeideas.ideas import service as ideas
+from tradeideas.prices import service as prices
 from tradeideas.realtime.service import publish
+from tradeideas.settings import Settings
 
 ENTRY_NOT_FOUND = "Journal entry not found"
 KEY_REUSED = "This Idempotency-Key was already used for another trade: make a new key for a new entry"
@@ -57,6 +62,20 @@ async def set_risk_settings(db: AsyncSession, user_id: int, body: RiskSettingsBo
     row.updated_at = utcnow()
     await db.flush()
     return RiskSettingsBody.model_validate(row)
+
+
+async def conversion_rate(
+    db: AsyncSession, settings: Settings, from_currency: str, to_currency: str, now: datetime
+) -> ConversionRateOut:
+    """The rate position sizing needs for crosses, metals and indices (quote -> account currency), from the price
+    feed's latest price when it has one; otherwise null, and the customer types it (remembered on their device)."""
+    source, target = from_currency.upper(), to_currency.upper()
+    found = await prices.latest_rate(db, settings, source, target, now)
+    if found is None:
+        return ConversionRateOut(from_currency=source, to_currency=target, rate=None, as_of=None, feed=None)
+    rate, at, feed = found
+    shown = f"{rate:.6g}" if rate < 1 else f"{rate:.6f}".rstrip("0").rstrip(".")
+    return ConversionRateOut(from_currency=source, to_currency=target, rate=shown, as_of=at, feed=feed)
 
 
 # ---------------------------------------------------------------- results

@@ -508,6 +508,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/conversion-rates/{from_currency}/{to_currency}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Conversion Rate
+         * @description One unit of a currency in another, from the price feed's latest price, for sizing crosses (null if unknown).
+         */
+        get: operations["get_conversion_rate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/journal": {
         parameters: {
             query?: never;
@@ -1292,6 +1312,28 @@ export interface components {
              * @enum {string}
              */
             userRole: "customer" | "educator";
+        };
+        /**
+         * ConversionRateOut
+         * @description What one unit of `from` is worth in `to`, from the price feed's latest stored price (null: none known).
+         */
+        ConversionRateOut: {
+            /**
+             * Asof
+             * @description When the price the rate comes from was quoted
+             */
+            asOf: string | null;
+            /** Feed */
+            feed: ("oanda" | "binance") | null;
+            /** From */
+            from: string;
+            /**
+             * Rate
+             * @description Decimal text; null when no feed is configured or it has no recent price
+             */
+            rate: string | null;
+            /** To */
+            to: string;
         };
         /** CurrentUser */
         CurrentUser: {
@@ -4731,6 +4773,49 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProfileOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_conversion_rate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A currency code, like JPY or USDT */
+                from_currency: string;
+                /** @description A currency code, like JPY or USDT */
+                to_currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionRateOut"];
                 };
             };
             /** @description Unprocessable Entity */
