@@ -4,7 +4,6 @@
 import re
 import time
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import CUSTOMER, PHONE, REPO, educator_api, login, new_context, publish_idea
@@ -22,11 +21,6 @@ def _banner(page: Page):  # type: ignore[no-untyped-def]
     return page.get_by_role("status").filter(has_text=re.compile(r"^Offline: "))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="Known defect (decision 0052): in about 1 run of 3 the journal entry reaches the server twice after the "
-    "reconnect; everything else in this journey holds. Left visible, not hidden, until the cause is fixed.",
-)
 def test_offline_reads_and_writes_wait_then_go_once_when_back_online(browser: Browser, base_url: str) -> None:
     marker = f"OFF-{time.monotonic_ns() % 1_000_000}"
     idea = publish_idea(
@@ -117,7 +111,9 @@ def test_offline_reads_and_writes_wait_then_go_once_when_back_online(browser: Br
 
         entries = page.request.get("/api/me/journal").json()["entries"]
         assert len(entries) == before + 1
-        assert sum(1 for e in entries if e["ideaId"] == idea["id"] and e["note"] == "Taken on the train") == 1
+        # Exactly one, however often the device sent it (its Idempotency-Key, decision 0057), at the price typed.
+        taken = [e for e in entries if e["ideaId"] == idea["id"] and e["note"] == "Taken on the train"]
+        assert len(taken) == 1 and taken[0]["fillPrice"] == "1.0850"
         messages = page.request.get(f"/api/chat/rooms/{room['id']}/messages").json()["items"]
         reacted = next(m for m in messages if m["id"] == message_id)
         assert reacted["hearts"] == 1 and reacted["hearted"] is True

@@ -77,6 +77,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("POST", "/api/password-resets/{token}"): "public",
     ("GET", "/api/me/risk-settings"): "customer",
     ("PUT", "/api/me/risk-settings"): "customer",
+    ("GET", "/api/me/conversion-rates/{from_currency}/{to_currency}"): "customer",
     ("GET", "/api/me/journal"): "customer",
     ("POST", "/api/me/journal"): "customer",
     ("PATCH", "/api/me/journal/{entry_id}"): "customer",

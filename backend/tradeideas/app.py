@@ -251,7 +251,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # FastAPI's OpenTelemetry hooks look for providers on every request; this app exports none.
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
-    idea_pages = IdeaPages(db, idea_cache)
+    idea_pages = IdeaPages(db, idea_cache, clock.now)
     components = (
         settings,
         db,

@@ -42,7 +42,9 @@ def upgrade() -> None:
     )
     by_idea: dict[int, list[SimpleNamespace]] = defaultdict(list)
     for row in entries.mappings():
-        by_idea[row["idea_id"]].append(SimpleNamespace(**row))
+        # Prices are numbers until 0015 keeps them as typed text; the rule reads the text form.
+        prices = {k: None if row[k] is None else str(row[k]) for k in ("fill_price", "exit_price")}
+        by_idea[row["idea_id"]].append(SimpleNamespace(**{**row, **prices}))
     rows = []
     for idea_id, its_entries in by_idea.items():
         sums = sums_of(its_entries)

@@ -1,7 +1,7 @@
 """ledger: each day's fingerprint row is kept by the database when an entry is inserted
 
 Revision ID: 0016_ledger_day_trigger
-Revises: 0012
+Revises: 0015_journal_keys_and_price_text
 
 Appending an entry wrote the entry and then upserted its day's row (`ledger_days`: first and last seq, count, the
 last entry's hash) in a second statement, a round trip on the path of every change to an idea. A row trigger on
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0016_ledger_day_trigger"
-down_revision: str | None = "0012"
+down_revision: str | None = "0015_journal_keys_and_price_text"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -13,11 +13,12 @@ import httpx
 import orjson
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import and_, delete, false, or_, select, true
+from sqlalchemy import and_, case, delete, false, or_, select, true
 
 from tests.conftest import customer_client
 from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.models import Role, User
+from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
 from tradeideas.desk.models import IdeaTaken
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
@@ -249,13 +250,14 @@ async def reader(app: FastAPI, seeded: Seeded) -> AsyncIterator[httpx.AsyncClien
 # ---------------------------------------------------------------- the reference: ORM rows, IdeaOut, orjson
 
 
-def _encode_cursor(idea: TradeIdea) -> str:
-    return base64.urlsafe_b64encode(f"{idea.created_at.isoformat()}|{idea.id}".encode()).decode().rstrip("=")
+def _encode_cursor(idea: TradeIdea, active: bool) -> str:
+    part = "|1" if active and idea.status == IdeaStatus.INVALIDATED else ""
+    return base64.urlsafe_b64encode(f"{idea.created_at.isoformat()}|{idea.id}{part}".encode()).decode().rstrip("=")
 
 
-def _decode_cursor(cursor: str) -> tuple[datetime, int]:
-    at, _, idea_id = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().partition("|")
-    return datetime.fromisoformat(at).astimezone(UTC), int(idea_id)
+def _decode_cursor(cursor: str) -> tuple[datetime, int, int]:
+    at, idea_id, *part = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().split("|")
+    return datetime.fromisoformat(at).astimezone(UTC), int(idea_id), int(part[0]) if part else 0
 
 
 async def expected_page(app: FastAPI, params: dict[str, Any], customer_id: int | None) -> bytes:
@@ -265,8 +267,19 @@ async def expected_page(app: FastAPI, params: dict[str, Any], customer_id: int |
         if "market" in params:
             query = query.where(TradeIdea.market == params["market"])
         status = params.get("status")
-        if status == "active":
-            query = query.where(TradeIdea.completed == false())
+        active = status == "active"
+        # The active list: invalidated ideas after every live one, and only for 24 h after they were invalidated.
+        invalidated = case((TradeIdea.status == IdeaStatus.INVALIDATED, 1), else_=0)
+        if active:
+            since = component_of(app, Clock).now() - timedelta(hours=24)
+            query = query.where(
+                TradeIdea.completed == false(),
+                or_(
+                    TradeIdea.status != IdeaStatus.INVALIDATED,
+                    TradeIdea.closed_at.is_(None),
+                    TradeIdea.closed_at > since,
+                ),
+            )
         elif status == "completed":
             query = query.where(TradeIdea.completed == true())
         elif status == "closed":
@@ -278,14 +291,16 @@ async def expected_page(app: FastAPI, params: dict[str, Any], customer_id: int |
         if "educatorId" in params:
             query = query.where(TradeIdea.educator_id == int(params["educatorId"]))
         if "cursor" in params:
-            at, last_id = _decode_cursor(params["cursor"])
-            query = query.where(
-                TradeIdea.created_at <= at,
-                or_(TradeIdea.created_at < at, and_(TradeIdea.created_at == at, TradeIdea.id < last_id)),
-            )
-        query = query.order_by(TradeIdea.created_at.desc(), TradeIdea.id.desc()).limit(limit + 1)
+            at, last_id, group = _decode_cursor(params["cursor"])
+            after = or_(TradeIdea.created_at < at, and_(TradeIdea.created_at == at, TradeIdea.id < last_id))
+            if active:
+                query = query.where(or_(invalidated > group, and_(invalidated == group, after)))
+            else:
+                query = query.where(TradeIdea.created_at <= at, after)
+        newest_first = (TradeIdea.created_at.desc(), TradeIdea.id.desc())
+        query = query.order_by(*((invalidated, *newest_first) if active else newest_first)).limit(limit + 1)
         rows = [(idea, user) for idea, user in (await db.execute(query)).all()]
-        next_cursor = _encode_cursor(rows[limit - 1][0]) if len(rows) > limit else None
+        next_cursor = _encode_cursor(rows[limit - 1][0], active) if len(rows) > limit else None
         rows = rows[:limit]
         items = [await _expected_item(db, idea, educator, customer_id) for idea, educator in rows]
     return orjson.dumps({"items": items, "nextCursor": next_cursor})

@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from tradeideas.db import Base, UTCDateTime, utcnow
@@ -25,7 +25,12 @@ class JournalEntry(Base):
     """A trade a customer says they took. The idea's levels are copied, so the entry outlives the idea."""
 
     __tablename__ = "journal_entries"
-    __table_args__ = (Index("ix_journal_entries_user_created", "user_id", "created_at", "id"),)
+    __table_args__ = (
+        Index("ix_journal_entries_user_created", "user_id", "created_at", "id"),
+        # One entry per key the member's device chose for one "I took this": sent twice after a reconnect, it finds
+        # the first (docs/decisions/0057-idempotent-journal-entries.md). NULL keys (no header) never collide.
+        UniqueConstraint("user_id", "idempotency_key", name="uq_journal_entries_user_idempotency_key"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -41,9 +46,10 @@ class JournalEntry(Base):
     exit1: Mapped[str] = mapped_column(String(64))
     exit2: Mapped[str | None] = mapped_column(String(64), default=None)
     exit3: Mapped[str | None] = mapped_column(String(64), default=None)
-    fill_price: Mapped[float] = mapped_column(Float)
+    # Prices as the customer typed them ("1.0850"), like an idea's levels: a float would keep 1.085.
+    fill_price: Mapped[str] = mapped_column(String(32))
     size: Mapped[float | None] = mapped_column(Float, default=None)
-    exit_price: Mapped[float | None] = mapped_column(Float, default=None)
+    exit_price: Mapped[str | None] = mapped_column(String(32), default=None)
     note: Mapped[str | None] = mapped_column(Text, default=None)
     # The customer's risk when they took it: their P/L in account currency is R x this amount.
     risk_amount: Mapped[float] = mapped_column(Float)
@@ -51,6 +57,7 @@ class JournalEntry(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    idempotency_key: Mapped[str | None] = mapped_column(String(128), default=None)
 
 
 class IdeaTaken(Base):

@@ -1,15 +1,38 @@
 """HTTP routes of the customer's desk: risk settings for position sizing and the private trade journal."""
 
-from fastapi import Response, status
+from typing import Annotated
 
-from tradeideas.core.deps import DbSession
+from fastapi import Header, Response, status
+
+from tradeideas.core.clock import AppClock
+from tradeideas.core.deps import AppSettings, DbSession
 from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.desk import service
-from tradeideas.desk.schemas import JournalCreate, JournalEntryOut, JournalOut, JournalUpdate, RiskSettingsBody
+from tradeideas.desk.schemas import (
+    ConversionRateOut,
+    CurrencyCode,
+    JournalCreate,
+    JournalEntryOut,
+    JournalOut,
+    JournalUpdate,
+    RiskSettingsBody,
+)
 from tradeideas.permissions import CustomerOnly
 
 router = api_router(prefix="/api/me", tags=["customer desk"])
+
+# Chosen once by the device when the customer saves (docs/decisions/0057-idempotent-journal-entries.md).
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=8,
+        max_length=128,
+        pattern=r"^[\x21-\x7e]+$",
+        description="Optional, 8-128 visible ASCII characters: a repeat with the same key returns the first entry",
+    ),
+]
 
 
 @router.get("/risk-settings")
@@ -24,6 +47,19 @@ async def put_risk_settings(body: RiskSettingsBody, principal: CustomerOnly, db:
     return await service.set_risk_settings(db, principal.id, body)
 
 
+@router.get("/conversion-rates/{from_currency}/{to_currency}", responses={422: {}})
+async def get_conversion_rate(
+    from_currency: CurrencyCode,
+    to_currency: CurrencyCode,
+    principal: CustomerOnly,
+    db: DbSession,
+    settings: AppSettings,
+    clock: AppClock,
+) -> ConversionRateOut:
+    """One unit of a currency in another, from the price feed's latest price, for sizing crosses (null if unknown)."""
+    return await service.conversion_rate(db, settings, from_currency, to_currency, clock.now())
+
+
 @router.get("/journal")
 async def list_journal(principal: CustomerOnly, db: DbSession) -> JournalOut:
     """The caller's journal, newest first, with results in R and account currency, and totals."""
@@ -31,9 +67,14 @@ async def list_journal(principal: CustomerOnly, db: DbSession) -> JournalOut:
 
 
 @router.post("/journal", status_code=status.HTTP_201_CREATED, responses={404: {}, 422: {}})
-async def create_journal_entry(body: JournalCreate, principal: CustomerOnly, db: DbSession) -> JournalEntryOut:
-    """Record that the caller took an idea (fill price, optional size in units and note)."""
-    return await service.take_idea(db, principal.id, body)
+async def create_journal_entry(
+    body: JournalCreate, principal: CustomerOnly, db: DbSession, response: Response, key: IdempotencyKey = None
+) -> JournalEntryOut:
+    """Record that the caller took an idea (fill price as typed, optional size and note), once per Idempotency-Key."""
+    entry, repeated = await service.take_idea(db, principal.id, body, key)
+    if repeated:
+        response.headers["Idempotent-Replayed"] = "true"
+    return entry
 
 
 @router.patch("/journal/{entry_id:int}", responses={404: {}, 422: {}})

@@ -3,9 +3,10 @@
 import math
 import re
 from datetime import datetime
-from typing import Any, Literal
+from decimal import Decimal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import ConfigDict, Field, ValidationInfo, WithJsonSchema, field_validator
 from pydantic.alias_generators import to_camel
 
 from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType
@@ -26,6 +27,9 @@ BAD_CURRENCY = "accountCurrency must be a currency code of 3 to 5 letters, like 
 BAD_PRICE = "{label} must be a number greater than 0"
 NOTE_TOO_LONG = f"note must be at most {NOTE_MAX} characters"
 CURRENCY = re.compile(r"^[A-Z]{3,5}$")
+PRICE_TEXT_MAX = 32
+# A plain decimal as typed: "1.0850", "150", ".5", "1." (thousands commas are dropped first; no exponent, no sign).
+PRICE_TEXT = re.compile(r"^([0-9]*\.?[0-9]+|[0-9]+\.)$")
 
 
 def _number(value: Any, message: str, low: float, high: float, *, low_inclusive: bool = True) -> float:
@@ -50,6 +54,38 @@ def _price(value: Any, label: str) -> float | None:
     if value is None:
         return None
     return _number(value, BAD_PRICE.format(label=label), 0, MAX_AMOUNT, low_inclusive=False)
+
+
+def price_text(value: Any, label: str) -> str | None:
+    """A price kept with the digits typed ("1.0850" stays "1.0850"), like an idea's levels; None stays None.
+
+    A JSON number is taken too (its shortest text: 1.085 -> "1.085"); anything not a decimal above 0 is refused.
+    """
+    message = BAD_PRICE.format(label=label)
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(message)
+    if isinstance(value, int | float):
+        if not math.isfinite(value):
+            raise ValueError(message)
+        value = repr(value) if isinstance(value, float) else str(value)
+        value = value[:-2] if value.endswith(".0") else value
+    if not isinstance(value, str):
+        raise ValueError(message)
+    text = value.strip().replace(",", "")
+    if len(text) > PRICE_TEXT_MAX or not PRICE_TEXT.fullmatch(text):
+        raise ValueError(message)
+    if not 0 < Decimal(text) <= Decimal(int(MAX_AMOUNT)):
+        raise ValueError(message)
+    return text
+
+
+# What `price_text` accepts, said in the OpenAPI text: decimal text, or a JSON number (taken as its text).
+PriceText = Annotated[str, WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "number"}]})]
+OptionalPriceText = Annotated[
+    str | None, WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}]})
+]
 
 
 def _note(value: Any) -> str | None:
@@ -106,24 +142,29 @@ class _JournalNote(CamelModel):
     def _note(cls, v: Any) -> str | None:
         return _note(v)
 
-    @field_validator("fill_price", "size", "exit_price", mode="before", check_fields=False)
+    @field_validator("size", mode="before", check_fields=False)
     @classmethod
-    def _prices(cls, v: Any, info: ValidationInfo) -> float | None:
+    def _size(cls, v: Any, info: ValidationInfo) -> float | None:
         return _price(v, to_camel(info.field_name or ""))
+
+    @field_validator("fill_price", "exit_price", mode="before", check_fields=False)
+    @classmethod
+    def _prices(cls, v: Any, info: ValidationInfo) -> str | None:
+        return price_text(v, to_camel(info.field_name or ""))
 
 
 class JournalCreate(_JournalNote):
-    """Record that the caller took an idea: the price they got, their size (units), a note."""
+    """Record that the caller took an idea: the price they got (kept as typed), their size (units), a note."""
 
     idea_id: Id
-    fill_price: float = Field(gt=0, le=MAX_AMOUNT)
+    fill_price: PriceText = Field(description="Decimal text above 0, kept with the digits typed (1.0850)")
     size: float | None = Field(default=None, gt=0, le=MAX_AMOUNT)
 
 
 class JournalUpdate(_JournalNote):
     """Close an entry with the price you got out at (null reopens it), or change its note."""
 
-    exit_price: float | None = Field(default=None, gt=0, le=MAX_AMOUNT)
+    exit_price: OptionalPriceText = Field(default=None, description="Decimal text above 0, kept as typed")
 
 
 class JournalEntryOut(CamelModel):
@@ -140,9 +181,9 @@ class JournalEntryOut(CamelModel):
     exit1: str
     exit2: str | None
     exit3: str | None
-    fill_price: float
+    fill_price: str = Field(description="As typed (1.0850)")
     size: float | None
-    exit_price: float | None
+    exit_price: str | None = Field(description="As typed; null while open")
     note: str | None
     status: Literal["open", "closed"]
     r_multiple: float | None = Field(
@@ -178,3 +219,16 @@ class JournalTotals(CamelModel):
 class JournalOut(CamelModel):
     entries: list[JournalEntryOut]
     totals: JournalTotals
+
+
+CurrencyCode = Annotated[str, Field(pattern=r"^[A-Za-z]{3,5}$", description="A currency code, like JPY or USDT")]
+
+
+class ConversionRateOut(CamelModel):
+    """What one unit of `from` is worth in `to`, from the price feed's latest stored price (null: none known)."""
+
+    from_currency: str = Field(serialization_alias="from")
+    to_currency: str = Field(serialization_alias="to")
+    rate: str | None = Field(description="Decimal text; null when no feed is configured or it has no recent price")
+    as_of: datetime | None = Field(description="When the price the rate comes from was quoted")
+    feed: Literal["oanda", "binance"] | None

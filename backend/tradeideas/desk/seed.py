@@ -35,13 +35,10 @@ async def seed_sample_journal(db: AsyncSession, _settings: Settings, demo: DemoA
     for status, exit_at, note in TAKEN:
         idea = await ideas.newest_idea(db, status)
         assert idea is not None, "the sample ideas have every status"
-        fill = level_number(idea.entry1)
-        assert fill is not None, "sample ideas have numeric levels"
-        taken = await take_idea(db, customer_id, JournalCreate(idea_id=idea.id, fill_price=fill, note=note))
+        assert level_number(idea.entry1) is not None, "sample ideas have numeric levels"
+        taken, _ = await take_idea(db, customer_id, JournalCreate(idea_id=idea.id, fill_price=idea.entry1, note=note))
         if exit_at is not None:
-            exit_price = level_number(
-                (idea.close_price or idea.exit1) if exit_at == "close" else idea.invalidation_level
-            )
+            exit_price = (idea.close_price or idea.exit1) if exit_at == "close" else idea.invalidation_level
             await update_entry(db, customer_id, taken.id, JournalUpdate(exit_price=exit_price))
         # Taken shortly after the idea was published, and closed when the educator closed it.
         entry = await db.get(JournalEntry, taken.id)
@@ -72,6 +69,12 @@ async def seed_followers(db: AsyncSession, _settings: Settings, demo: DemoAccoun
                 await _follow(db, rng, user_id, idea)
 
 
+def _typed(price: float, like: str) -> str:
+    """A price written the way a member would type it: as many decimals as the idea's entry (1.0850 -> 1.0862)."""
+    decimals = len(like.partition(".")[2])
+    return f"{price:.{decimals}f}"
+
+
 async def _follow(db: AsyncSession, rng: random.Random, user_id: int, idea: IdeaOut) -> None:
     entry, stop = level_number(idea.entry1), level_number(idea.invalidation_level)
     if entry is None or stop is None or idea.closed_at is None:
@@ -79,7 +82,7 @@ async def _follow(db: AsyncSession, rng: random.Random, user_id: int, idea: Idea
     risk, sign = abs(entry - stop), 1 if idea.order_type == "BUY" else -1
     # Most fills a little worse than the entry (late, spread), some better.
     fill = entry + sign * risk * rng.gauss(0.08, 0.12)
-    taken = await take_idea(db, user_id, JournalCreate(idea_id=idea.id, fill_price=round(fill, 8)))
+    taken, _ = await take_idea(db, user_id, JournalCreate(idea_id=idea.id, fill_price=_typed(fill, idea.entry1)))
     if idea.status == "successful":
         target = level_number({"exit2": idea.exit2, "exit3": idea.exit3}.get(idea.outcome or "", idea.exit1))
         # Some members take profit early, most where the educator closed.
@@ -88,7 +91,7 @@ async def _follow(db: AsyncSession, rng: random.Random, user_id: int, idea: Idea
         out = stop - sign * risk * rng.uniform(0.0, 0.05)  # stopped out, a little slippage
     else:  # not triggered: a member who filled anyway got out around the entry
         out = fill + sign * risk * rng.uniform(-0.3, 0.3)
-    await update_entry(db, user_id, taken.id, JournalUpdate(exit_price=round(out, 8)))
+    await update_entry(db, user_id, taken.id, JournalUpdate(exit_price=_typed(out, idea.entry1)))
     row = await db.get(JournalEntry, taken.id)
     assert row is not None
     row.created_at = idea.created_at + timedelta(minutes=rng.randint(3, 90))

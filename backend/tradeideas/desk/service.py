@@ -5,17 +5,20 @@ the idea's invalidation level copied when the trade was taken; P/L in account cu
 risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.md).
 """
 
+from datetime import datetime
 from typing import NamedTuple
 
 from sqlalchemy import Select, distinct, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas.core.errors import NotFound
+from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import utcnow
 from tradeideas.desk.events import IdeaTakenChanged, JournalChanged
 from tradeideas.desk.models import IdeaTaken, JournalEntry, RiskSettings
 from tradeideas.desk.schemas import (
     MAX_RISK_PERCENT,
+    ConversionRateOut,
     JournalCreate,
     JournalEntryOut,
     JournalOut,
@@ -25,9 +28,12 @@ from tradeideas.desk.schemas import (
 )
 from tradeideas.desk.taken import TAKEN_THRESHOLD, Sums, average, level_number, r_multiple, sums_of, taken_of_row
 from tradeideas.ideas import service as ideas
+from tradeideas.prices import service as prices
 from tradeideas.realtime.service import publish
+from tradeideas.settings import Settings
 
 ENTRY_NOT_FOUND = "Journal entry not found"
+KEY_REUSED = "This Idempotency-Key was already used for another trade: make a new key for a new entry"
 
 __all__ = ["level_number", "r_multiple"]  # the journal's rules, defined with the "taken" aggregate (`desk.taken`)
 
@@ -62,11 +68,27 @@ async def set_risk_settings(db: AsyncSession, user_id: int, body: RiskSettingsBo
     return RiskSettingsBody.model_validate(row)
 
 
+async def conversion_rate(
+    db: AsyncSession, settings: Settings, from_currency: str, to_currency: str, now: datetime
+) -> ConversionRateOut:
+    """The rate position sizing needs for crosses, metals and indices (quote -> account currency), from the price
+    feed's latest price when it has one; otherwise null, and the customer types it (remembered on their device)."""
+    source, target = from_currency.upper(), to_currency.upper()
+    found = await prices.latest_rate(db, settings, source, target, now)
+    if found is None:
+        return ConversionRateOut(from_currency=source, to_currency=target, rate=None, as_of=None, feed=None)
+    rate, at, feed = found
+    shown = f"{rate:.6g}" if rate < 1 else f"{rate:.6f}".rstrip("0").rstrip(".")
+    return ConversionRateOut(from_currency=source, to_currency=target, rate=shown, as_of=at, feed=feed)
+
+
 # ---------------------------------------------------------------- results
 
 
 def entry_out(entry: JournalEntry, idea_status: str | None, idea_r: float | None = None) -> JournalEntryOut:
-    r = r_multiple(entry.order_type, entry.fill_price, entry.exit_price, entry.invalidation_level)
+    # Prices are kept as typed; the arithmetic reads them as numbers, as it always has.
+    fill, exit_price = level_number(entry.fill_price), level_number(entry.exit_price)
+    r = r_multiple(entry.order_type, fill, exit_price, entry.invalidation_level)
     return JournalEntryOut(
         id=entry.id,
         idea_id=entry.idea_id,
@@ -146,8 +168,19 @@ async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | Non
     return _result(await ideas.idea_results(db, ids), entry)
 
 
-async def take_idea(db: AsyncSession, user_id: int, body: JournalCreate) -> JournalEntryOut:
-    """Record a trade taken from an idea, copying its levels and the customer's current risk amount."""
+async def take_idea(
+    db: AsyncSession, user_id: int, body: JournalCreate, idempotency_key: str | None = None
+) -> tuple[JournalEntryOut, bool]:
+    """Record a trade taken from an idea, copying its levels and the customer's current risk amount.
+
+    With a key (the device's, made once when the customer saved): a repeat returns the entry the first request
+    made, and says so (`True`), instead of recording the trade twice; concurrent repeats meet on the unique key
+    (docs/decisions/0057-idempotent-journal-entries.md).
+    """
+    if idempotency_key is not None:
+        earlier = await _entry_for_key(db, user_id, idempotency_key)
+        if earlier is not None:
+            return await _repeat(db, earlier, body), True
     idea = await ideas.public_idea(db, body.idea_id)
     risk = await get_risk_settings(db, user_id)
     now = utcnow()
@@ -172,12 +205,33 @@ async def take_idea(db: AsyncSession, user_id: int, body: JournalCreate) -> Jour
         account_currency=risk.account_currency,
         created_at=now,
         updated_at=now,
+        idempotency_key=idempotency_key,
     )
-    db.add(entry)
-    await db.flush()
+    try:
+        # A concurrent repeat (same member, same key) waits on the unique key and fails here once the first commits.
+        async with db.begin_nested():
+            db.add(entry)
+    except IntegrityError:
+        earlier = None if idempotency_key is None else await _entry_for_key(db, user_id, idempotency_key)
+        if earlier is None:
+            raise
+        return await _repeat(db, earlier, body), True
     await refresh_taken(db, idea.id, idea.educator_id)
     await publish(db, JournalChanged(user_id=user_id, idea_id=idea.id))
-    return entry_out(entry, idea.status)
+    return entry_out(entry, idea.status), False
+
+
+async def _entry_for_key(db: AsyncSession, user_id: int, key: str) -> JournalEntry | None:
+    query = select(JournalEntry).where(JournalEntry.user_id == user_id, JournalEntry.idempotency_key == key)
+    return (await db.execute(query)).scalar_one_or_none()
+
+
+async def _repeat(db: AsyncSession, earlier: JournalEntry, body: JournalCreate) -> JournalEntryOut:
+    """The entry a key already made, if the request is the same trade; a key reused for another one is refused."""
+    same_idea = earlier.idea_id is None or earlier.idea_id == body.idea_id  # None: the idea was deleted since
+    if not same_idea or earlier.fill_price != body.fill_price or earlier.size != body.size:
+        raise Invalid(KEY_REUSED, code="idempotency_key_reused")
+    return entry_out(earlier, *await _idea_record(db, earlier))
 
 
 async def owned_entry(db: AsyncSession, user_id: int, entry_id: int) -> JournalEntry:

@@ -31,19 +31,19 @@ def level_number(level: str | None) -> float | None:
     return value if value > 0 and value != float("inf") else None
 
 
-def r_multiple(order_type: str, fill: float, exit_price: float | None, invalidation: str) -> float | None:
+def r_multiple(order_type: str, fill: float | None, exit_price: float | None, invalidation: str) -> float | None:
     """BUY: (exit - fill) / |fill - invalidation|; SELL mirrored. None while open or without a numeric stop."""
     stop = level_number(invalidation)
-    if exit_price is None or stop is None or stop == fill:
+    if fill is None or exit_price is None or stop is None or stop == fill:
         return None
     move = exit_price - fill if order_type == "BUY" else fill - exit_price
     return move / abs(fill - stop)
 
 
-def entry_slippage_r(order_type: str, fill: float, planned_entry: str, invalidation: str) -> float | None:
+def entry_slippage_r(order_type: str, fill: float | None, planned_entry: str, invalidation: str) -> float | None:
     """The fill against the planned entry in units of the planned risk, worse negative; None without numbers."""
     entry, stop = level_number(planned_entry), level_number(invalidation)
-    if entry is None or stop is None or entry == stop:
+    if fill is None or entry is None or stop is None or entry == stop:
         return None
     better_by = entry - fill if order_type == "BUY" else fill - entry
     return better_by / abs(entry - stop)
@@ -61,9 +61,9 @@ class TakenEntry(Protocol):
     @property
     def invalidation_level(self) -> str: ...
     @property
-    def fill_price(self) -> float: ...
+    def fill_price(self) -> str: ...
     @property
-    def exit_price(self) -> float | None: ...
+    def exit_price(self) -> str | None: ...
 
 
 class Sums(NamedTuple):
@@ -81,10 +81,12 @@ def sums_of(entries: Iterable[TakenEntry]) -> Sums:
     realised: list[float] = []
     for e in entries:
         members.add(e.user_id)
-        slip = entry_slippage_r(e.order_type, e.fill_price, e.entry1, e.invalidation_level)
+        # Prices are kept as the member typed them (decision 0057); the arithmetic reads them as numbers.
+        fill = level_number(e.fill_price)
+        slip = entry_slippage_r(e.order_type, fill, e.entry1, e.invalidation_level)
         if slip is not None:
             slippages.append(slip)
-        r = r_multiple(e.order_type, e.fill_price, e.exit_price, e.invalidation_level)
+        r = r_multiple(e.order_type, fill, level_number(e.exit_price), e.invalidation_level)
         if r is not None:
             realised.append(r)
     return Sums(len(members), len(slippages), sum(slippages), len(realised), sum(realised))

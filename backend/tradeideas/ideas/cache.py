@@ -42,6 +42,9 @@ class CachedPage:
     next_cursor: str | None
     # The whole page as sent to viewers without NEW flags (educators).
     shared_json: bytes
+    # When an invalidated idea on it leaves the active list (24 h after it was invalidated): no event says so,
+    # so the page is read again from then on (None: nothing on it expires).
+    expires_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

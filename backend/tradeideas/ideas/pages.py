@@ -1,12 +1,15 @@
 """The busiest read, a page of ideas, as JSON bytes: cached per process (see `cache.py`), NEW flags per customer."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import datetime
 
 from pydantic import TypeAdapter
 
 from tradeideas.db import Database, DriverReader
 from tradeideas.ideas.cache import CachedIdea, CachedPage, EncodedIdea, IdeaCache, SeenMarks
+from tradeideas.ideas.models import IdeaStatus
 from tradeideas.ideas.queries import (
+    INVALIDATED_SHOWN,
     NO_PICTURES,
     UNSEEN_COUNT_CAP,
     Viewer,
@@ -74,15 +77,23 @@ class IdeaPages:
     the list route needs one dependency, and a database session is opened only when something must be read.
     """
 
-    def __init__(self, database: Database, cache: IdeaCache) -> None:
+    def __init__(self, database: Database, cache: IdeaCache, now: Callable[[], datetime]) -> None:
         self._database = database
         self._cache = cache
+        self._now = now  # the app's clock: when invalidated ideas leave the active list
+
+    def _page(self, filters: IdeaListQuery) -> CachedPage | None:
+        """The cached page, unless an invalidated idea on it has left the active list since it was read."""
+        page = self._cache.page(filters)
+        if page is not None and page.expires_at is not None and self._now() >= page.expires_at:
+            return None
+        return page
 
     async def json(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
         cache = self._cache
         if not cache.usable():
             return await self._read_answer(viewer, filters)
-        page = cache.page(filters)
+        page = self._page(filters)
         marks = cache.seen(viewer.user_id) if viewer.is_customer else None
         if page is None or (marks is None and viewer.is_customer and page.ideas):
             page, marks = await self._read(filters, viewer, page, marks)
@@ -115,7 +126,7 @@ class IdeaPages:
         viewer = Viewer(user_id=user_id, is_customer=True)
         counts: dict[str, int] = {}
         for market, filters in OPEN_IDEAS.items():
-            page = self._cache.page(filters)
+            page = self._page(filters)
             marks = self._cache.seen(user_id)
             if page is None or (marks is None and page.ideas):
                 page, marks = await self._read(filters, viewer, page, marks)
@@ -133,7 +144,7 @@ class IdeaPages:
         """Caches off: the page and (customers) the seen marks through one connection, each item built once with
         its NEW flag."""
         async with self._database.reader() as reader:
-            page = await read_page(reader, filters)
+            page = await read_page(reader, filters, self._now())
             marks = await read_seen_marks(reader, viewer.user_id) if viewer.is_customer and page.rows else None
         pictures = page.pictures
         items = [
@@ -162,7 +173,7 @@ class IdeaPages:
         generation = self._cache.generation
         async with self._database.reader() as reader:
             if page is None:
-                page = await self._read_page(reader, filters)
+                page = await self._read_page(reader, filters, self._now())
                 self._cache.put_page(filters, page, generation)
             if marks is None and viewer.is_customer and page.ideas:
                 marks = await read_seen_marks(reader, viewer.user_id)
@@ -170,8 +181,8 @@ class IdeaPages:
         return page, marks
 
     @staticmethod
-    async def _read_page(reader: DriverReader, filters: IdeaListQuery) -> CachedPage:
-        read = await read_page(reader, filters)
+    async def _read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime) -> CachedPage:
+        read = await read_page(reader, filters, now)
         ideas = tuple(
             CachedIdea(
                 id=row["id"],
@@ -193,8 +204,14 @@ class IdeaPages:
             )
             for row in read.rows
         )
+        leaving = [
+            row["closed_at"] + INVALIDATED_SHOWN
+            for row in read.rows
+            if filters.status == "active" and row["status"] == IdeaStatus.INVALIDATED and row["closed_at"] is not None
+        ]
         return CachedPage(
             ideas=ideas,
             next_cursor=read.next_cursor,
             shared_json=dump_page((idea.json.shared for idea in ideas), read.next_cursor),
+            expires_at=min(leaving, default=None),
         )

@@ -4,7 +4,7 @@ import base64
 import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime, time, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     and_,
     bindparam,
+    case,
     exists,
     false,
     func,
@@ -56,6 +57,9 @@ from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
 from tradeideas.prices import service as price_checks
 
 IDEA_NOT_FOUND = "Trade idea not found"
+# An invalidated idea stays on the active list (with its INVALID tag, after every live idea) this long after it was
+# invalidated (its `closed_at`), then leaves it (issue #26).
+INVALIDATED_SHOWN = timedelta(hours=24)
 # Unseen counts stop here; the badges show "99+" for anything above 99.
 UNSEEN_COUNT_CAP = 100
 STATUS_ALIASES: dict[str, IdeaStatus] = {
@@ -309,23 +313,30 @@ async def present_one(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> Idea
 # ---------------------------------------------------------------- the list, read through the driver
 
 
-def _encode_cursor(created_at: datetime, idea_id: int) -> str:
-    raw = f"{created_at.isoformat()}|{idea_id}".encode()
+def _encode_cursor(created_at: datetime, idea_id: int, invalidated_part: bool = False) -> str:
+    """Where a page ended; on the active list, past its live ideas into the invalidated ones, "|1" says so."""
+    raw = f"{created_at.isoformat()}|{idea_id}{'|1' if invalidated_part else ''}".encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def _decode_cursor(cursor: str) -> tuple[datetime, int]:
+def _decode_cursor(cursor: str) -> tuple[datetime, int, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        at, _, idea_id = raw.partition("|")
+        at, idea_id, *part = raw.split("|")
         created_at = datetime.fromisoformat(at)
         created_at = (created_at if created_at.tzinfo else created_at.replace(tzinfo=UTC)).astimezone(UTC)
         last_id = int(idea_id)
+        group = int(part[0]) if part else 0
     except (binascii.Error, UnicodeDecodeError, ValueError, OverflowError) as exc:
         raise Invalid("Invalid cursor", code="invalid_cursor") from exc
-    if not 0 < last_id <= MAX_ID:
+    if not 0 < last_id <= MAX_ID or group not in (0, 1) or len(part) > 1:
         raise Invalid("Invalid cursor", code="invalid_cursor")
-    return created_at, last_id
+    return created_at, last_id, group
+
+
+def _invalidated() -> Any:
+    """1 for an invalidated idea, 0 for a live one: the active list's first sort key."""
+    return case((_IDEAS.c.status == IdeaStatus.INVALIDATED.value, 1), else_=0)
 
 
 # A list request's statement: the market, status (as the kind of condition it makes) and idea type it filters on,
@@ -362,7 +373,15 @@ def _page_query(shape: _PageShape) -> DriverQuery:
     if market is not None:
         statement = statement.where(ideas.market == _written_in("market", market, String))
     if status == "active":
-        statement = statement.where(ideas.completed == false())
+        # Invalidated ideas only for 24 h after they were invalidated (`shown_since` = now - 24 h).
+        statement = statement.where(
+            ideas.completed == false(),
+            or_(
+                ideas.status != IdeaStatus.INVALIDATED.value,
+                ideas.closed_at.is_(None),
+                ideas.closed_at > bindparam("shown_since", type_=UTCDateTime),
+            ),
+        )
     elif status == "completed":
         statement = statement.where(ideas.completed == true())
     elif status == "closed":
@@ -377,14 +396,18 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(func.lower(ideas.time_frame) == bindparam("time_frame", type_=String))
     if has_since:
         statement = statement.where(ideas.closed_at >= bindparam("since", type_=UTCDateTime))
+    newest_first = (ideas.created_at.desc(), ideas.id.desc())
     if has_cursor:
         at, last_id = bindparam("cursor_at", type_=UTCDateTime), bindparam("cursor_id", type_=Integer)
-        statement = statement.where(
-            ideas.created_at <= at, or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id))
-        )
-    statement = statement.order_by(ideas.created_at.desc(), ideas.id.desc()).limit(
-        _written_in("rows", read_size + 1, Integer)
-    )
+        after = or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id))
+        if status == "active":
+            group = bindparam("cursor_group", type_=Integer)
+            statement = statement.where(or_(_invalidated() > group, and_(_invalidated() == group, after)))
+        else:
+            statement = statement.where(ideas.created_at <= at, after)
+    # The active list: every live idea first, then the invalidated ones, each newest first (issue #26).
+    order = (_invalidated(), *newest_first) if status == "active" else newest_first
+    statement = statement.order_by(*order).limit(_written_in("rows", read_size + 1, Integer))
     return _PAGE_QUERIES.setdefault(shape, DriverQuery(statement))
 
 
@@ -410,8 +433,11 @@ class PageRows:
     verifications: dict[int, dict[str, Any]]  # price checks (`verification`), per idea id
 
 
-async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
-    """Ideas newest first, keyset-paginated on (created_at, id), and their pictures: two round trips."""
+async def read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime) -> PageRows:
+    """Ideas newest first, keyset-paginated on (created_at, id), and their pictures: two round trips.
+
+    The active list puts invalidated ideas after every live one and leaves out those invalidated 24 h before `now`.
+    """
     limit = max(1, min(filters.limit, MAX_LIMIT))
     params: dict[str, Any] = {}
     status = filters.status
@@ -425,8 +451,12 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
         params["time_frame"] = filters.time_frame.lower()
     if filters.since is not None:
         params["since"] = datetime.combine(filters.since, time.min, UTC)
+    if kind == "active":
+        params["shown_since"] = now - INVALIDATED_SHOWN
     if filters.cursor:
-        params["cursor_at"], params["cursor_id"] = _decode_cursor(filters.cursor)
+        params["cursor_at"], params["cursor_id"], group = _decode_cursor(filters.cursor)
+        if kind == "active":
+            params["cursor_group"] = group
     idea_type = None if filters.idea_type is None else filters.idea_type.capitalize()
     shape = (
         filters.market,
@@ -442,7 +472,8 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
     if len(rows) > limit:
         rows = rows[:limit]
         last = rows[-1]
-        next_cursor = _encode_cursor(last["created_at"], last["id"])
+        invalidated_part = kind == "active" and last["status"] == IdeaStatus.INVALIDATED
+        next_cursor = _encode_cursor(last["created_at"], last["id"], invalidated_part)
     ids = [row["id"] for row in rows]
     pictures = _group_pictures(await reader.rows(_PICTURES, ids=ids)) if rows else {}
     verifications = await price_checks.read_verifications(reader, ids)

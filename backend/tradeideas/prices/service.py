@@ -561,3 +561,49 @@ async def verified_figures(
         )
         out[educator_id] = (figures, round(t["agree"] / t["both"], 4) if t["both"] else None)
     return out
+
+
+# ---------------------------------------------------------------- latest prices, for other domains (the desk)
+
+LATEST_PRICE_MAX_AGE = timedelta(days=3)  # older than this (a weekend and a bit), a stored price is not "latest"
+
+
+async def latest_price(db: AsyncSession, feed: str, symbol: str, now: datetime) -> tuple[Decimal, datetime] | None:
+    """The newest stored close (bid) of `symbol` on `feed` and the moment its candle started, if recent enough."""
+    newest = await db.execute(
+        select(PriceCandle.close, PriceCandle.time)
+        .where(
+            PriceCandle.feed == feed,
+            PriceCandle.symbol == symbol,
+            PriceCandle.time >= _epoch(now - LATEST_PRICE_MAX_AGE),
+        )
+        .order_by(PriceCandle.time.desc())
+        .limit(1)
+    )
+    row = newest.first()
+    if row is None:
+        return None
+    price = Decimal(row.close)
+    return (price, datetime.fromtimestamp(row.time, UTC)) if price > 0 else None
+
+
+async def latest_rate(
+    db: AsyncSession, settings: Settings, base: str, quote: str, now: datetime
+) -> tuple[Decimal, datetime, str] | None:
+    """How many `quote` one `base` is worth from the configured feeds' latest stored prices: (rate, as of, feed).
+
+    Tried in order: OANDA (when a token is configured) as BASE_QUOTE, then QUOTE_BASE inverted; Binance likewise.
+    None when no feed is configured or none has a recent price of either symbol (the customer types the rate).
+    """
+    if settings.price_feed != "live":
+        return None
+    tries: list[tuple[str, str, bool]] = []
+    if settings.oanda_token:
+        tries += [("oanda", f"{base}_{quote}", False), ("oanda", f"{quote}_{base}", True)]
+    tries += [("binance", f"{base}{quote}", False), ("binance", f"{quote}{base}", True)]
+    for feed, symbol, inverted in tries:
+        found = await latest_price(db, feed, symbol, now)
+        if found is not None:
+            price, at = found
+            return (1 / price if inverted else price), at, feed
+    return None

@@ -508,6 +508,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/conversion-rates/{from_currency}/{to_currency}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Conversion Rate
+         * @description One unit of a currency in another, from the price feed's latest price, for sizing crosses (null if unknown).
+         */
+        get: operations["get_conversion_rate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/journal": {
         parameters: {
             query?: never;
@@ -523,7 +543,7 @@ export interface paths {
         put?: never;
         /**
          * Create Journal Entry
-         * @description Record that the caller took an idea (fill price, optional size in units and note).
+         * @description Record that the caller took an idea (fill price as typed, optional size and note), once per Idempotency-Key.
          */
         post: operations["create_journal_entry"];
         delete?: never;
@@ -1292,6 +1312,28 @@ export interface components {
              * @enum {string}
              */
             userRole: "customer" | "educator";
+        };
+        /**
+         * ConversionRateOut
+         * @description What one unit of `from` is worth in `to`, from the price feed's latest stored price (null: none known).
+         */
+        ConversionRateOut: {
+            /**
+             * Asof
+             * @description When the price the rate comes from was quoted
+             */
+            asOf: string | null;
+            /** Feed */
+            feed: ("oanda" | "binance") | null;
+            /** From */
+            from: string;
+            /**
+             * Rate
+             * @description Decimal text; null when no feed is configured or it has no recent price
+             */
+            rate: string | null;
+            /** To */
+            to: string;
         };
         /** CurrentUser */
         CurrentUser: {
@@ -2321,11 +2363,14 @@ export interface components {
         };
         /**
          * JournalCreate
-         * @description Record that the caller took an idea: the price they got, their size (units), a note.
+         * @description Record that the caller took an idea: the price they got (kept as typed), their size (units), a note.
          */
         JournalCreate: {
-            /** Fillprice */
-            fillPrice: number;
+            /**
+             * Fillprice
+             * @description Decimal text above 0, kept with the digits typed (1.0850)
+             */
+            fillPrice: string | number;
             /** Ideaid */
             ideaId: number;
             /** Note */
@@ -2356,10 +2401,16 @@ export interface components {
             exit2: string | null;
             /** Exit3 */
             exit3: string | null;
-            /** Exitprice */
-            exitPrice: number | null;
-            /** Fillprice */
-            fillPrice: number;
+            /**
+             * Exitprice
+             * @description As typed; null while open
+             */
+            exitPrice: string | null;
+            /**
+             * Fillprice
+             * @description As typed (1.0850)
+             */
+            fillPrice: string;
             /** Id */
             id: number;
             /**
@@ -2466,8 +2517,11 @@ export interface components {
          * @description Close an entry with the price you got out at (null reopens it), or change its note.
          */
         JournalUpdate: {
-            /** Exitprice */
-            exitPrice?: number | null;
+            /**
+             * Exitprice
+             * @description Decimal text above 0, kept as typed
+             */
+            exitPrice?: string | number | null;
             /** Note */
             note?: string | null;
         };
@@ -4806,6 +4860,49 @@ export interface operations {
             };
         };
     };
+    get_conversion_rate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A currency code, like JPY or USDT */
+                from_currency: string;
+                /** @description A currency code, like JPY or USDT */
+                to_currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionRateOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     list_journal: {
         parameters: {
             query?: never;
@@ -4847,7 +4944,10 @@ export interface operations {
     create_journal_entry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 8-128 visible ASCII characters: a repeat with the same key returns the first entry */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };

@@ -5,7 +5,7 @@ import {
   formatAmount,
   highRiskWarning,
   positivePrice,
-  priceLike,
+  priceText,
   formatUnits,
   levelsBlock,
   positionSize,
@@ -179,11 +179,13 @@ describe("prices and risk as typed", () => {
   });
 });
 
-describe("priceLike", () => {
-  it("keeps the level's digits", () => {
-    expect(priceLike(1.085, "1.0850")).toBe("1.0850");
-    expect(priceLike(1.08505, "1.0850")).toBe("1.08505");
-    expect(priceLike(27000, "27,000")).toBe("27000");
-    expect(priceLike(150.2, "150.250")).toBe("150.200");
+describe("priceText", () => {
+  it("keeps the digits typed, without thousands commas, and refuses what is not a price above 0", () => {
+    expect(priceText(" 1.0850 ")).toBe("1.0850");
+    expect(priceText("27,000.50")).toBe("27000.50");
+    expect(priceText("150.250")).toBe("150.250");
+    expect(priceText("0.0000")).toBeNull();
+    expect(priceText("1e3")).toBeNull();
+    expect(priceText("abc")).toBeNull();
   });
 });

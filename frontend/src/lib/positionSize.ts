@@ -244,13 +244,9 @@ export function positivePrice(text: string): number | null {
 }
 
 /**
- * A saved price written with at least as many decimals as the idea's level it belongs to: 1.085 beside an entry of
- * "1.0850" reads "1.0850", as the trader typed it (the server keeps numbers, which drop trailing zeros).
+ * A price as the trader typed it, for the server to keep ("1.0850" stays "1.0850"; thousands commas dropped), or
+ * null when it is not a price above 0.
  */
-export function priceLike(value: number, level: string): string {
-  const shortest = String(value);
-  if (!Number.isFinite(value) || /e/i.test(shortest)) return shortest;
-  const decimals = (text: string) => /\.(\d+)\s*$/.exec(text.replace(/,/g, ""))?.[1]?.length ?? 0;
-  const wanted = Math.min(12, Math.max(decimals(shortest), decimals(level)));
-  return value.toFixed(wanted);
+export function priceText(text: string): string | null {
+  return positivePrice(text) === null ? null : text.replace(/,/g, "").trim();
 }

@@ -15,7 +15,7 @@ import { Spinner } from "../../components/Spinner";
 import { ThemeToggle } from "../../components/ThemeToggle";
 import { WriteStatus } from "../../components/WriteStatus";
 import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
-import { positivePrice, priceLike } from "../../lib/positionSize";
+import { priceText } from "../../lib/positionSize";
 import { formatR } from "../../lib/outcome";
 import { formatAmount } from "../../lib/positionSize";
 import { relativeAge } from "../../lib/relativeAge";
@@ -220,10 +220,10 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
           </Badge>
         </header>
         <dl className="grid grid-cols-2 gap-2 text-sm">
-          <EntryFigure label="Fill" value={priceLike(e.fillPrice, e.entry1)} />
+          <EntryFigure label="Fill" value={e.fillPrice} />
           <EntryFigure label="Stop" value={e.invalidationLevel} />
           {e.size !== null ? <EntryFigure label="Size" value={e.size} /> : null}
-          {e.exitPrice !== null ? <EntryFigure label="Exit" value={priceLike(e.exitPrice, e.entry1)} /> : null}
+          {e.exitPrice !== null ? <EntryFigure label="Exit" value={e.exitPrice} /> : null}
           {e.status === "closed" ? (
             <div className="col-span-2">
               <dt className="text-[11px] uppercase tracking-wide text-muted">Your result</dt>
@@ -273,7 +273,7 @@ function CloseForm({ entry }: { entry: JournalEntry }) {
   const kept = latestWrite(useKeptWrites<JournalEntryChange>(updateJournalEntryKey, (write) => write.id === entry.id));
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
-    const price = positivePrice(exit);
+    const price = priceText(exit);
     setInvalid(price === null);
     if (price === null) return;
     update.mutate({ id: entry.id, body: { exitPrice: price } });

@@ -4,6 +4,7 @@ import { cn } from "../../components/cn";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { formatR } from "../../lib/outcome";
+import { relativeAge } from "../../lib/relativeAge";
 import { formatAmount, formatPrice, formatUnits, highRiskWarning, type Sizing } from "../../lib/positionSize";
 import { panelOpen, rememberPanelOpen } from "./deviceMemory";
 import { RiskSettingsForm } from "./RiskSettingsForm";
@@ -18,7 +19,7 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
     setOpen(!open);
     rememberPanelOpen(!open);
   };
-  const { settings, result, rateCurrency, rate, setRate } = sizing;
+  const { settings, result, rateCurrency, rate, rateFromFeedAt, setRate } = sizing;
 
   return (
     <section aria-label={`Position size for ${pair}`} className="rounded-xl border border-line">
@@ -70,8 +71,14 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
                   placeholder={`1 ${rateCurrency} in ${settings.accountCurrency}`}
                   value={rate}
                   onChange={(e) => setRate(e.target.value)}
+                  aria-describedby={rateFromFeedAt ? `${id}-rate-source` : undefined}
                   className="h-11 px-3 text-sm"
                 />
+                {rateFromFeedAt ? (
+                  <p id={`${id}-rate-source`} className="mt-1 text-xs text-muted">
+                    From the price feed ({relativeAge(rateFromFeedAt)}). Type your own to change it.
+                  </p>
+                ) : null}
               </div>
             ) : null}
             {result === null ? null : result.ok ? (

@@ -10,10 +10,10 @@ import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Textarea } from "../../components/Textarea";
-import { positivePrice } from "../../lib/positionSize";
+import { positivePrice, priceText } from "../../lib/positionSize";
 import { parseLevel } from "../../lib/riskReward";
 import type { Idea } from "./types";
-import { useCreateJournalEntry } from "./useCreateJournalEntry";
+import { newWriteKey, useCreateJournalEntry } from "./useCreateJournalEntry";
 
 /** Size suggested by the panel, rounded so the field reads like a ticket ("20000", "0.033333"). */
 function sizeText(units: number | null): string {
@@ -49,13 +49,13 @@ export function TakeTradeDialog({ idea, units, takenEntryId = null }: { idea: Id
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const fillPrice = positivePrice(fill);
+    const fillPrice = priceText(fill);
     const units = size.trim() === "" ? null : positivePrice(size);
     const problems = { fill: fillPrice === null, size: size.trim() !== "" && units === null };
     setInvalid(problems);
     if (fillPrice === null || problems.size) return;
     create.mutate(
-      { body: { ideaId: idea.id, fillPrice, size: units, note: note.trim() || null }, label: `${idea.pair} ${idea.orderType}`, price: fill.trim() },
+      { body: { ideaId: idea.id, fillPrice, size: units, note: note.trim() || null }, label: `${idea.pair} ${idea.orderType}`, price: fillPrice, key: newWriteKey() },
       {
         onSuccess: () => {
           toast.success("Saved to your journal", { description: `${idea.pair} ${idea.orderType} at ${fill}` });

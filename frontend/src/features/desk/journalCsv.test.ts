@@ -16,9 +16,9 @@ const entry: JournalEntry = {
   exit1: "1.1100",
   exit2: null,
   exit3: null,
-  fillPrice: 1.1,
+  fillPrice: "1.1000",
   size: 20000,
-  exitPrice: 1.11,
+  exitPrice: "1.1100",
   note: 'Took it, "early", on the retest',
   status: "closed",
   rMultiple: 2,
@@ -35,7 +35,7 @@ describe("journalCsv", () => {
   it("writes a header and one row per entry, quoting where needed", () => {
     const [header, row] = journalCsv([entry]).split("\r\n");
     expect(header).toMatch(/^Taken at,Pair,Direction,Educator,/);
-    expect(row).toContain("EUR/USD,BUY,Alex Morgan,1.1000,,1.0950,1.1100,,,1.1,20000,1.11");
+    expect(row).toContain("EUR/USD,BUY,Alex Morgan,1.1000,,1.0950,1.1100,,,1.1000,20000,1.1100");
     expect(row).toContain(",2,200,USD,active,");
     expect(row!.endsWith('"Took it, ""early"", on the retest"')).toBe(true);
   });

@@ -11,6 +11,17 @@ export interface JournalCreateWrite {
   label: string;
   /** The fill price as typed ("1.0850"). */
   price: string;
+  /**
+   * Made once when the customer saves and kept with the waiting write (IndexedDB), so however often the device
+   * sends it (a reconnect, a reload that restored it), the server records one entry (decision 0057). Writes kept by
+   * an older version of the app have none.
+   */
+  key?: string;
+}
+
+/** A new idempotency key for one "I took this". */
+export function newWriteKey(): string {
+  return crypto.randomUUID();
 }
 
 /**
@@ -20,11 +31,13 @@ export interface JournalCreateWrite {
 export function createJournalEntryMutationOptions(queryClient: QueryClient) {
   return {
     mutationKey: createJournalEntryKey,
-    mutationFn: ({ body }: JournalCreateWrite): Promise<JournalEntry> =>
-      unwrap(api.POST("/api/me/journal", { body }), "Failed to save the trade in your journal"),
+    mutationFn: ({ body, key }: JournalCreateWrite): Promise<JournalEntry> =>
+      unwrap(
+        api.POST("/api/me/journal", { body, params: { header: key ? { "Idempotency-Key": key } : {} } }),
+        "Failed to save the trade in your journal",
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deskKeys.journal }),
-    // Not idempotent: a retry after an answer lost on the way back would record the trade twice. A failure is shown
-    // with its message instead, and the customer decides.
+    // Sending it again is safe (the key), but a refusal is shown with its message and the customer decides.
     retry: false,
   };
 }
