@@ -169,7 +169,10 @@ async def main() -> None:
                     cpus.append(cpu() - c0)
                     most = max([most, *done.requests.values()])
                 if profile is not None:
-                    pstats.Stats(profile).sort_stats(os.environ.get("BENCH_PROFILE_SORT", "tottime")).print_stats(int(os.environ.get("BENCH_PROFILE_LINES", "25")))
+                    order = os.environ.get("BENCH_PROFILE_SORT", "tottime")  # or cumulative
+                    pstats.Stats(profile).sort_stats(order).print_stats(
+                        int(os.environ.get("BENCH_PROFILE_LINES", "25"))
+                    )
                 print(
                     f"steady rounds: {len(done.requests)} series asked, at most {most} request per "
                     f"(feed, symbol, granularity); CPU per round median {statistics.median(cpus):.3f} s, "

@@ -152,12 +152,7 @@ class PricePoller:
                     await self.run_round()
                 else:
                     # Another process leads: its rows are the truth when this one leads again.
-                    self.progress.clear()
-                    self.plans.clear()
-                    self.saved.clear()
-                    self.member_of.clear()
-                    self.held.clear()
-                    self.adopted_up_to = 0
+                    self.reset()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -222,26 +217,32 @@ class PricePoller:
                 stored.append((key[0], key[1], fine))
             self._replay(key, series[key], [], detail, epoch, changed, result)
         due = self._checkpoints(series, epoch)
-        async with self.database.sessionmaker() as db, db.begin():
-            await service.store_candles(db, stored)
-            for key, message in unknown.items():
-                await self._unknown(db, await self._rows(db, series[key]), key[0], key[1], message)
-            await service.write_checkpoints(db, [(i, self.progress[i]) for i in due if i not in changed], now)
-            for i in due:
-                self.saved[i] = self.progress[i].cursor
-            events: list[DomainEvent] = []
-            for row in await self._rows(db, list(changed)):
-                before, after = changed.get(row.idea_id), self.progress.get(row.idea_id)
-                if after is None:
-                    continue
-                service.apply_progress(row, after)
-                row.updated_at = now
-                self.saved[row.idea_id] = after.cursor
-                if before is not None:
-                    events.append(service.changed_event(row, self.settings))
-                    events.extend(service.step_events(row, before, after))
-                    result.moved += 1
-            await publish_many(db, events)
+        try:
+            async with self.database.sessionmaker() as db, db.begin():
+                await service.store_candles(db, stored)
+                for key, message in unknown.items():
+                    await self._unknown(db, await self._rows(db, series[key]), key[0], key[1], message)
+                await service.write_checkpoints(db, [(i, self.progress[i]) for i in due if i not in changed], now)
+                for i in due:
+                    self.saved[i] = self.progress[i].cursor
+                events: list[DomainEvent] = []
+                for row in await self._rows(db, list(changed)):
+                    before, after = changed.get(row.idea_id), self.progress.get(row.idea_id)
+                    if after is None:
+                        continue
+                    service.apply_progress(row, after)
+                    row.updated_at = now
+                    self.saved[row.idea_id] = after.cursor
+                    if before is not None:
+                        events.append(service.changed_event(row, self.settings))
+                        events.extend(service.step_events(row, before, after))
+                        result.moved += 1
+                await publish_many(db, events)
+        except BaseException:
+            # Nothing of the round was written: what memory holds beyond the rows (steps, candles) is forgotten and
+            # read again from the rows and the stored candles next round, so no step is lost.
+            self.reset()
+            raise
         for ids in series.values():
             for i in ids:
                 progress = self.progress.get(i)
@@ -445,6 +446,15 @@ class PricePoller:
             self.progress[i] = after
             out.append(i)
         return out
+
+    def reset(self) -> None:
+        """Forget everything held in memory: the next round starts from the rows, as after a restart."""
+        self.progress.clear()
+        self.plans.clear()
+        self.saved.clear()
+        self.member_of.clear()
+        self.held.clear()
+        self.adopted_up_to = 0
 
     def forget(self, idea_id: int) -> None:
         self.progress.pop(idea_id, None)
