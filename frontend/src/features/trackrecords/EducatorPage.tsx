@@ -63,26 +63,29 @@ function groupName(key: string): string {
 
 function GroupTable({ groups, heading }: { groups: RecordGroup[]; heading: string }) {
   if (groups.length === 0) return <p className="py-4 text-sm text-muted">No ideas in this selection yet.</p>;
+  // Sized to fit a 390 px phone with every column: small type and tight gaps there, figures never wrapped.
+  const th = "py-2 pr-2 text-right align-bottom font-medium sm:pr-3";
+  const td = "whitespace-nowrap py-2 pr-2 text-right font-mono sm:pr-3";
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
-        <thead className="text-xs uppercase tracking-wide text-muted">
+      <table className="w-full text-left text-xs sm:text-sm">
+        <thead className="text-[11px] uppercase tracking-wide text-muted sm:text-xs">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">{heading}</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Completed</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Win rate</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Total R</th>
-            <th scope="col" className="py-2 text-right font-medium">Average R</th>
+            <th scope="col" className="py-2 pr-2 align-bottom font-medium sm:pr-3">{heading}</th>
+            <th scope="col" className={th}>Completed</th>
+            <th scope="col" className={th}>Win rate</th>
+            <th scope="col" className={th}>Total R</th>
+            <th scope="col" className={cn(th, "pr-0 sm:pr-0")}>Average R</th>
           </tr>
         </thead>
         <tbody>
           {groups.map((g) => (
             <tr key={g.key} className="border-t border-line">
-              <th scope="row" className="py-2 pr-3 font-medium text-fg">{groupName(g.key)}</th>
-              <td className="py-2 pr-3 text-right font-mono">{g.completed}</td>
-              <td className="py-2 pr-3 text-right font-mono">{formatWinRate(g.winRate)}</td>
-              <td className={cn("py-2 pr-3 text-right font-mono", rTone(g.totalR))}>{formatR(g.totalR)}</td>
-              <td className={cn("py-2 text-right font-mono", rTone(g.averageR))}>{formatR(g.averageR)}</td>
+              <th scope="row" className="py-2 pr-2 font-medium text-fg sm:pr-3">{groupName(g.key)}</th>
+              <td className={td}>{g.completed}</td>
+              <td className={td}>{formatWinRate(g.winRate)}</td>
+              <td className={cn(td, rTone(g.totalR))}>{formatR(g.totalR)}</td>
+              <td className={cn(td, "pr-0 sm:pr-0", rTone(g.averageR))}>{formatR(g.averageR)}</td>
             </tr>
           ))}
         </tbody>
@@ -217,7 +220,14 @@ export function EducatorPage({ slug }: { slug: string }) {
                 <VerifiedFigures record={record.data} />
               )}
               <Card className="p-3 sm:p-4">
-                <h3 className="mb-2 text-sm font-semibold text-fg">Equity curve (cumulative R)</h3>
+                <h3 className="mb-2 text-sm font-semibold text-fg">
+                  Equity curve (cumulative R)
+                  {record.data.equityCurve.length > 0 ? (
+                    <span className={cn("ml-2 whitespace-nowrap font-mono", rTone(record.data.equityCurve.at(-1)?.cumulativeR))}>
+                      now {formatR(record.data.equityCurve.at(-1)?.cumulativeR)}
+                    </span>
+                  ) : null}
+                </h3>
                 <EquityChart points={record.data.equityCurve} className="h-64 sm:h-80" />
               </Card>
               <Card className="p-3 sm:p-4">

@@ -1,10 +1,19 @@
-import { AreaSeries, ColorType, createChart, LineSeries } from "lightweight-charts";
+import { AreaSeries, ColorType, createChart, LineSeries, TickMarkType, type Time } from "lightweight-charts";
 import { useEffect, useRef } from "react";
 import { cn } from "../../components/cn";
 import { ExternalLink } from "../../components/ExternalLink";
 import { formatR } from "../../lib/outcome";
 import { chartData } from "./chartData";
 import type { CurvePoint } from "./types";
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A tick of the time axis as a date: "12 Sep", or "2026" where the year changes. */
+export function tickDate(time: Time, type: TickMarkType): string {
+  const day = new Date((typeof time === "number" ? time : 0) * 1000);
+  if (type === TickMarkType.Year) return String(day.getUTCFullYear());
+  return `${day.getUTCDate()} ${MONTHS[day.getUTCMonth()]}`;
+}
 
 function describe(points: CurvePoint[]): string {
   const last = points.at(-1);
@@ -29,12 +38,14 @@ export function EquityChart({ points, compact = false, className }: { points: Cu
       layout: { background: { type: ColorType.Solid, color: "transparent" }, textColor: text, attributionLogo: false },
       grid: { vertLines: { visible: false }, horzLines: { visible: !compact, color: "rgba(127,127,127,0.15)" } },
       rightPriceScale: { visible: !compact, borderVisible: false },
-      timeScale: { visible: !compact, borderVisible: false },
+      // Every tick a date ("12 Sep"; the year where it changes), so a phone's few ticks still say when.
+      timeScale: { visible: !compact, borderVisible: false, tickMarkFormatter: tickDate },
       crosshair: compact ? { vertLine: { visible: false }, horzLine: { visible: false } } : {},
       handleScroll: !compact,
       handleScale: !compact,
     });
-    const options = { lineColor: colour, lineWidth: 2 as const, priceLineVisible: false, lastValueVisible: !compact };
+    // No last-value tag on the price scale: it covered the scale's own labels; the heading states the value.
+    const options = { lineColor: colour, lineWidth: 2 as const, priceLineVisible: false, lastValueVisible: false };
     const series = compact
       ? chart.addSeries(LineSeries, { ...options, color: colour, crosshairMarkerVisible: false })
       : chart.addSeries(AreaSeries, { ...options, topColor: `${colour}55`, bottomColor: `${colour}05` });

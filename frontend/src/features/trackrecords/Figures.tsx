@@ -151,8 +151,12 @@ export function FollowersLine({ record }: { record: Pick<TrackRecordSummary, "fo
   const who = `${record.followersCount} ${record.followersCount === 1 ? "member" : "members"}`;
   return (
     <p className="text-sm text-muted">
-      Taken by {who}
-      {record.followersAverageR !== null ? <> · their average <span className={cn("font-mono", rTone(record.followersAverageR))}>{formatR(record.followersAverageR)}</span></> : null}
+      Followed by {who}
+      {record.followersAverageR !== null ? (
+        <>
+          {" · "}their own average <span className={cn("whitespace-nowrap font-mono", rTone(record.followersAverageR))}>{formatR(record.followersAverageR)}</span>
+        </>
+      ) : null}
     </p>
   );
 }

@@ -1,5 +1,7 @@
+import { TickMarkType, type UTCTimestamp } from "lightweight-charts";
 import { describe, expect, it } from "vitest";
 import { chartData } from "./chartData";
+import { tickDate } from "./EquityChart";
 
 describe("chartData", () => {
   it("starts from 0 the day before the first close and keeps one point per idea in closing order", () => {
@@ -28,5 +30,14 @@ describe("chartData", () => {
 
   it("is empty without points", () => {
     expect(chartData([])).toEqual([]);
+  });
+});
+
+describe("tickDate", () => {
+  it("writes each tick of the time axis as a date, and the year where it changes", () => {
+    const t = (iso: string) => (Date.parse(iso) / 1000) as UTCTimestamp;
+    expect(tickDate(t("2026-09-12T00:00:00Z"), TickMarkType.DayOfMonth)).toBe("12 Sep");
+    expect(tickDate(t("2026-07-01T00:00:00Z"), TickMarkType.Month)).toBe("1 Jul");
+    expect(tickDate(t("2027-01-01T00:00:00Z"), TickMarkType.Year)).toBe("2027");
   });
 });
