@@ -123,6 +123,7 @@ def test_a_customer_sizes_copies_takes_and_closes_a_trade_at_phone_width(browser
         closed_trades = page.get_by_role("region", name="Closed trades")
         closed = closed_trades.get_by_role("article", name="EUR/USD BUY journal entry")
         expect(closed).to_contain_text("+2.00 R · 200.00 USD")
+        expect(closed.get_by_role("definition").filter(has_text="1.1100")).to_have_count(1)  # the exit, as typed
         expect(closed).to_contain_text("Educator: Active")
         totals = page.get_by_role("region", name="Totals")
         expect(totals).to_contain_text("100%")
@@ -133,7 +134,8 @@ def test_a_customer_sizes_copies_takes_and_closes_a_trade_at_phone_width(browser
         download = download_info.value
         assert download.suggested_filename == "trade-journal.csv"
         csv = Path(download.path()).read_text(encoding="utf-8")
-        assert "EUR/USD,BUY" in csv and ",1.11," in csv and "Took it on the retest" in csv
+        # Prices as typed (decision 0057): the fill 1.1000 and the exit 1.1100, not 1.1 and 1.11.
+        assert "EUR/USD,BUY" in csv and ",1.1000,20000,1.1100," in csv and "Took it on the retest" in csv
     finally:
         ctx.close()
 

@@ -12,6 +12,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
+from tests.conftest import customer_client
 from tests.ideas.test_ideas import create
 from tradeideas.desk.models import JournalEntry
 
@@ -157,3 +158,27 @@ async def test_a_price_that_is_not_a_decimal_above_zero_is_refused(
     r = await customer.patch(f"/api/me/journal/{entry['id']}", json={"exitPrice": price})
     assert r.status_code == 422 and r.json()["message"] == "exitPrice must be a number greater than 0"
     assert (await customer.get("/api/me/journal")).json()["entries"][0]["exitPrice"] is None
+
+
+# ------------------------------------------------------------------ the other kept writes, repeated at once
+
+
+@pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="concurrent writers need PostgreSQL")
+async def test_a_first_settings_save_repeated_at_once_is_saved_once_without_an_error(app: FastAPI) -> None:
+    """Risk and notification settings are PUTs (a repeat leaves the same state), but their first save makes a row:
+    two at once must not make one of them a 500."""
+    client = await customer_client(app, f"kept.{uuid.uuid4().hex[:8]}@example.com", "Kept", "Writes")
+    try:
+        risk = {"accountSize": 2500, "accountCurrency": "EUR", "riskPercent": 2, "leverage": 10}
+        answers = await asyncio.gather(*(client.put("/api/me/risk-settings", json=risk) for _ in range(5)))
+        assert [a.status_code for a in answers] == [200] * 5, [a.text for a in answers]
+        assert (await client.get("/api/me/risk-settings")).json()["accountCurrency"] == "EUR"
+
+        educator_id = (await client.get("/api/users/educators")).json()[0]["id"]
+        body = {"forex": False, "crypto": True, "educators": {str(educator_id): False}}
+        answers = await asyncio.gather(*(client.put("/api/me/notification-settings", json=body) for _ in range(5)))
+        assert [a.status_code for a in answers] == [200] * 5, [a.text for a in answers]
+        saved = (await client.get("/api/me/notification-settings")).json()
+        assert saved["forex"] is False and saved["educators"][str(educator_id)] is False
+    finally:
+        await client.aclose()

@@ -57,8 +57,14 @@ async def get_risk_settings(db: AsyncSession, user_id: int) -> RiskSettingsBody:
 async def set_risk_settings(db: AsyncSession, user_id: int, body: RiskSettingsBody) -> RiskSettingsBody:
     row = await db.get(RiskSettings, user_id)
     if row is None:
-        row = RiskSettings(user_id=user_id)
-        db.add(row)
+        try:
+            # A first save sent twice at once (a kept write repeated on reconnect) meets on the primary key.
+            async with db.begin_nested():
+                row = RiskSettings(user_id=user_id, **body.model_dump(), updated_at=utcnow())
+                db.add(row)
+        except IntegrityError:
+            row = await db.get(RiskSettings, user_id)
+            assert row is not None, "the row that won the race"
     row.account_size = body.account_size
     row.account_currency = body.account_currency
     row.risk_percent = body.risk_percent

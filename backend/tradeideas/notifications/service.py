@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, Select, delete, exists, func, select, true
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
@@ -26,9 +27,14 @@ PushEvent = Literal["newIdea", "ideaClosed", "chatMessage"]
 async def _state(db: AsyncSession, user_id: int) -> CustomerIdeaState:
     state = await db.get(CustomerIdeaState, user_id)
     if state is None:
-        state = CustomerIdeaState(user_id=user_id, notify_forex=True, notify_crypto=True)
-        db.add(state)
-        await db.flush()
+        try:
+            # The first row made twice at once (a kept settings write repeated on reconnect) meets on the key.
+            async with db.begin_nested():
+                state = CustomerIdeaState(user_id=user_id, notify_forex=True, notify_crypto=True)
+                db.add(state)
+        except IntegrityError:
+            state = await db.get(CustomerIdeaState, user_id)
+            assert state is not None, "the row that won the race"
     return state
 
 
@@ -70,7 +76,11 @@ async def _set_educator_switches(db: AsyncSession, user_id: int, switches: dict[
         delete(MutedEducator).where(MutedEducator.user_id == user_id, MutedEducator.educator_id.in_(list(switches)))
     )
     for educator_id in sorted(e for e, on in switches.items() if not on):
-        db.add(MutedEducator(user_id=user_id, educator_id=educator_id))
+        try:
+            async with db.begin_nested():  # the same switch saved twice at once: one row, as asked
+                db.add(MutedEducator(user_id=user_id, educator_id=educator_id))
+        except IntegrityError:
+            pass
 
 
 async def set_settings(db: AsyncSession, user_id: int, body: NotificationSettings) -> NotificationSettings:
