@@ -4,7 +4,7 @@ import base64
 import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -424,7 +424,7 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery) -> PageRows:
     if filters.time_frame is not None:
         params["time_frame"] = filters.time_frame.lower()
     if filters.since is not None:
-        params["since"] = datetime.combine(filters.since, time.min, UTC)
+        params["since"] = datetime.combine(date.fromisoformat(filters.since), time.min, UTC)
     if filters.cursor:
         params["cursor_at"], params["cursor_id"] = _decode_cursor(filters.cursor)
     idea_type = None if filters.idea_type is None else filters.idea_type.capitalize()
