@@ -4,7 +4,7 @@ import base64
 import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -450,7 +450,7 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime)
     if filters.time_frame is not None:
         params["time_frame"] = filters.time_frame.lower()
     if filters.since is not None:
-        params["since"] = datetime.combine(filters.since, time.min, UTC)
+        params["since"] = datetime.combine(date.fromisoformat(filters.since), time.min, UTC)
     if kind == "active":
         params["shown_since"] = now - INVALIDATED_SHOWN
     if filters.cursor:

@@ -331,9 +331,27 @@ class IdeaListQuery(BaseModel):
     time_frame: Annotated[
         str | None, Field(min_length=1, max_length=TIME_FRAME_MAX, description="Matched ignoring case")
     ] = None
-    since: date | None = Field(default=None, description="Only ideas closed on or after this day (YYYY-MM-DD, UTC)")
+    since: Annotated[
+        str | None,
+        Field(
+            pattern=r"^\d{4}-\d{2}-\d{2}$",
+            json_schema_extra={"format": "date"},
+            description="Only ideas closed on or after this day (YYYY-MM-DD, UTC)",
+        ),
+    ] = None
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
     cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
+
+    @field_validator("since")
+    @classmethod
+    def _day(cls, v: str | None) -> str | None:
+        """A day that exists (2026-02-30 matches the pattern but is a 422 too)."""
+        if v is not None:
+            try:
+                date.fromisoformat(v)
+            except ValueError:
+                raise ValueError("since must be a day as YYYY-MM-DD") from None
+        return v
 
 
 class IdeaPage(CamelModel):
