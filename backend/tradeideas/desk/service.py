@@ -213,15 +213,20 @@ async def take_idea(
         updated_at=now,
         idempotency_key=idempotency_key,
     )
-    try:
-        # A concurrent repeat (same member, same key) waits on the unique key and fails here once the first commits.
-        async with db.begin_nested():
-            db.add(entry)
-    except IntegrityError:
-        earlier = None if idempotency_key is None else await _entry_for_key(db, user_id, idempotency_key)
-        if earlier is None:
-            raise
-        return await _repeat(db, earlier, body), True
+    if idempotency_key is None:
+        db.add(entry)
+        await db.flush()
+    else:
+        try:
+            # A concurrent repeat (same member, same key) waits on the unique key and fails here once the first
+            # commits: only its savepoint is rolled back, and it answers with the first one's entry.
+            async with db.begin_nested():
+                db.add(entry)
+        except IntegrityError:
+            earlier = await _entry_for_key(db, user_id, idempotency_key)
+            if earlier is None:
+                raise
+            return await _repeat(db, earlier, body), True
     await refresh_taken(db, idea.id, idea.educator_id)
     await publish(db, JournalChanged(user_id=user_id, idea_id=idea.id))
     return entry_out(entry, idea.status), False
