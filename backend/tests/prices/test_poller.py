@@ -181,6 +181,22 @@ async def test_forex_without_a_token_is_not_verified(
         assert (await db.execute(select(func.count()).select_from(Event))).scalar_one() > 0
 
 
+async def test_the_first_round_adopts_every_idea_slice_by_slice(
+    app: FastAPI, settings: Settings, educator_a: httpx.AsyncClient, tf: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first round reads the ideas in slices (a driver takes at most 32,767 parameters, one per idea): with
+    slices of two, five new ideas are all adopted, each once."""
+    monkeypatch.setattr("tradeideas.prices.poller.ADOPT_SLICE", 2)
+    ids = [(await publish(educator_a, tf, pair="BTC/USDT"))["id"] for _ in range(5)]
+    with fake_feed() as (url, state):
+        state.put("BTCUSDT", "1m", [])
+        async with httpx.AsyncClient() as http:
+            await poller_for(app, settings, url, Now(datetime.now(UTC)), http).run_round()
+    async with app.state.db.sessionmaker() as db:
+        adopted = list(await db.scalars(select(IdeaVerification.idea_id).where(IdeaVerification.idea_id.in_(ids))))
+    assert sorted(adopted) == sorted(ids)
+
+
 async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_with_a_full_replay(
     app: FastAPI, settings: Settings, educator_a: httpx.AsyncClient, tf: str
 ) -> None:

@@ -44,6 +44,7 @@ MAX_BACKOFF_SECONDS = 300.0
 PRUNE_EVERY_SECONDS = 3600.0
 SERIES_CONCURRENCY = 8
 CHECKPOINT_BATCH = 100  # cursor-only checkpoints written per round, oldest first
+ADOPT_SLICE = 500  # ideas read (and adopted) per statement on the first round, between two awaits
 
 
 @dataclass
@@ -262,10 +263,14 @@ class PricePoller:
     async def _adopt(self, db: AsyncSession) -> None:
         if self.adopted_up_to == 0:
             self.adopted_up_to = await service.max_adopted(db)
-            first = await ideas_to_price(db, after_id=0, limit=1_000_000)
             have = await service.adopted_ids(db, 0)
-            await service.adopt_many(db, [idea for idea in first if idea.id not in have], self.settings)
-            self.adopted_up_to = max([self.adopted_up_to, *(i.id for i in first)])
+            # In slices: each slice's revisions are read with its ids as parameters, and a driver takes at most
+            # 32,767 of them (asyncpg); a database of 100,000 ideas failed its first round in one read.
+            after = 0
+            while batch := await ideas_to_price(db, after_id=after, limit=ADOPT_SLICE):
+                await service.adopt_many(db, [idea for idea in batch if idea.id not in have], self.settings)
+                after = batch[-1].id
+            self.adopted_up_to = max(self.adopted_up_to, after)
             return
         # Ideas committed out of id order: look a little behind the newest adopted one.
         after = max(0, self.adopted_up_to - 50)
