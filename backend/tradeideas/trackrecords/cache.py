@@ -21,26 +21,51 @@ def record_key(educator_id: int, filters: Hashable) -> Key:
     return ("record", educator_id, filters)
 
 
+def _scope(key: Key) -> Hashable:
+    """What an answer depends on beyond the whole cache: the list, or one educator's ideas."""
+    return "list" if key == LIST_KEY else key[1]
+
+
 class TrackRecordCache(EventGuardedCache):
+    """Answers are dropped per educator: a change of one educator's ideas spoils the list and that educator's
+    records, so only builds of those answers are thrown away (each answer's scope has its own generation; the
+    whole cache's generation still covers `drop_all` and `clear`). While ideas complete every fraction of a second,
+    one generation for everything threw away nearly every build of every answer (bench/RESULTS.md)."""
+
     def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
         super().__init__(maxsize, max_age_seconds, live)
         # Answers carry whole equity curves (up to one point per completed idea): keep fewer of them.
         self._answers: MutableMapping[Key, bytes] = self.store(maxsize // 10)
+        # The last answer built for each key, with the generations it was built from: handed to the requests that
+        # waited on its build (they arrived before any drop it missed), even when a drop kept it out of `_answers`.
+        self._built: MutableMapping[Key, tuple[tuple[int, int], bytes]] = self.store(maxsize // 10)
+        self._scopes: dict[Hashable, int] = {}
         # One lock per answer being built; gone when no request holds or awaits it.
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
 
+    def generation_of(self, key: Key) -> tuple[int, int]:
+        return self.generation, self._scopes.get(_scope(key), 0)
+
     async def answer_or_build(self, key: Key, build: Callable[[], Awaitable[bytes]]) -> bytes:
         """The cached answer, or one built now. Requests missing the same answer at once wait for the first
-        to build it rather than all building it (after every drop, several readers miss together)."""
+        to build it rather than all building it (after every drop, several readers miss together); a request
+        that arrived after a drop the build missed builds again."""
         body = self.answer(key)
         if body is not None:
             return body
+        arrived = self.generation_of(key)
         async with self._building(key):
             body = self.answer(key)  # built by the request we waited for
-            if body is None:
-                generation = self.generation
-                body = await build()
-                self.put(key, body, generation)
+            if body is not None:
+                return body
+            built = self._built.get(key) if self.usable() else None
+            if built is not None and built[0] == arrived:
+                return built[1]  # built from data no older than this request
+            started = self.generation_of(key)
+            body = await build()
+            self.put(key, body, started)
+            if self.usable():
+                self._built[key] = (started, body)
         return body
 
     @contextlib.asynccontextmanager
@@ -57,16 +82,17 @@ class TrackRecordCache(EventGuardedCache):
     def answer(self, key: Key) -> bytes | None:
         return self._answers.get(key) if self.usable() else None
 
-    def put(self, key: Key, body: bytes, generation: int) -> None:
-        if self.may_store(generation):
+    def put(self, key: Key, body: bytes, generation: tuple[int, int]) -> None:
+        if self.usable() and generation == self.generation_of(key):
             self._answers[key] = body
 
     def drop_educator(self, educator_id: int | None) -> None:
         """Forget the list and this educator's records (everything when the educator is not known)."""
-        self.dropped()
         if educator_id is None:
-            self._answers.clear()
+            self.drop_all()
             return
+        for scope in ("list", educator_id):
+            self._scopes[scope] = self._scopes.get(scope, 0) + 1
         for key in [k for k in self._answers if k == LIST_KEY or k == record_key(educator_id, k[-1])]:
             self._answers.pop(key, None)
 

@@ -341,7 +341,25 @@ async def _open_and_withdrawn(db: AsyncSession, educator_ids: Sequence[int], f: 
 
 
 def _curve(points: Sequence[tuple[datetime, float]]) -> list[CurvePoint]:
-    return [CurvePoint(at=at, cumulative_r=round(r, 2) + 0.0) for at, r in points]
+    # Built from stored points of known types: no validation (a few hundred points per record, on every rebuild).
+    return [CurvePoint.model_construct(at=at, cumulative_r=round(r, 2) + 0.0) for at, r in points]
+
+
+async def _open_and_withdrawn_totals(db: AsyncSession, educator_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+    """Per educator, how many ideas are open and how many were withdrawn: the list shows only the totals, counted
+    by the database (the groups of `_open_and_withdrawn` are for one educator's record)."""
+    t, w = TradeIdea, WithdrawnIdea
+    open_counts = await db.execute(
+        select(t.educator_id, func.count())
+        .where(t.educator_id.in_(educator_ids), t.closed_at.is_(None))
+        .group_by(t.educator_id)
+    )
+    gone_counts = await db.execute(
+        select(w.educator_id, func.count()).where(w.educator_id.in_(educator_ids)).group_by(w.educator_id)
+    )
+    active = {educator_id: count for educator_id, count in open_counts}
+    withdrawn = {educator_id: count for educator_id, count in gone_counts}
+    return {e: (active.get(e, 0), withdrawn.get(e, 0)) for e in educator_ids}
 
 
 def _groups(book: Book, extra: _Open, grouping: str) -> list[RecordGroup]:
@@ -379,13 +397,13 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
     stats = {educator_id: Statistics.loaded(kept) for educator_id, _, kept, *_ in whole_rows if kept is not None}
     for educator_id in wholes.keys() - stats.keys():  # rows written before statistics were kept
         stats[educator_id] = (await _walk(db, educator_id))[1]
-    extra = await _open_and_withdrawn(db, ids, RecordFilter())
+    extra = await _open_and_withdrawn_totals(db, ids)
     verified = await price_checks.verified_figures(db, ids)
     taken = await desk.followers(db, select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id.in_(ids)))
     out = []
     for e in educators:
         line, tally = wholes.get(e.id, (None, Tally()))
-        counts = extra[e.id]
+        active, withdrawn = extra[e.id]
         out.append(
             TrackRecordSummary(
                 educator=_profile(e),
@@ -395,7 +413,7 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
                 followers_average_r=taken.get(e.id, desk.NO_FOLLOWERS).average_r,
                 equity_curve=_curve(loaded_sparkline(line)),
                 statistics=RecordStatistics(**stats.get(e.id, Statistics()).values()),
-                **figures(tally, counts.active.get((WHOLE, ""), 0), counts.withdrawn.get((WHOLE, ""), 0)),
+                **figures(tally, active, withdrawn),
             )
         )
     return out
