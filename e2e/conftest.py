@@ -24,6 +24,9 @@ from playwright.sync_api import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
+AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+# What a page may not have: axe findings of these impacts (issue #13 and #26: "0 serious or critical").
+BLOCKING = ("serious", "critical")
 DEMO_PASSWORD = "e2e-demo-password"
 CUSTOMER = "customer@example.com"
 EDUCATOR_A = "educator1@example.com"
@@ -164,3 +167,15 @@ def publish_idea(
             assert r.ok, r.text()
             idea = r.json()
         return idea
+
+
+def axe_findings(page: Page) -> list[str]:
+    """The page's serious and critical axe findings, each with up to five of its elements (empty when clean).
+    The context must bypass the app's CSP: axe is injected as a script."""
+    page.add_script_tag(path=str(AXE))
+    results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in results["violations"]
+        if v["impact"] in BLOCKING
+    ]

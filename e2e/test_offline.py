@@ -6,9 +6,8 @@ import time
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import CUSTOMER, PHONE, REPO, educator_api, login, new_context, publish_idea
+from .conftest import CUSTOMER, PHONE, axe_findings, educator_api, login, new_context, publish_idea
 
-AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 OFFLINE_ROUTES = ["/customer/dashboard", "/customer/forex", "/customer/journal", "/customer/chat", "/customer/profile"]
 
 IPHONE_UA = (
@@ -155,11 +154,7 @@ def test_screens_read_offline_have_no_serious_accessibility_findings(browser: Br
         for route in OFFLINE_ROUTES:
             page.goto(route)
             expect(_banner(page)).to_be_visible()
-            page.add_script_tag(path=str(AXE))
-            results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
-            blocking = [
-                f"{v['id']} ({v['impact']})" for v in results["violations"] if v["impact"] in ("serious", "critical")
-            ]
+            blocking = axe_findings(page)
             if blocking:
                 found[route] = blocking
         assert found == {}

@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, REPO, educator_api, login, publish_idea
+from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, axe_findings, educator_api, login, publish_idea
 
-AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
 PUBLIC = ["/login", "/zinrai-educators-1", "/terms", "/nope"]
 CUSTOMER_ROUTES = [
     "/customer/dashboard",
@@ -35,7 +34,6 @@ EDUCATOR_ROUTES = [
     "/educator/profile",
     "/test-notifications",
 ]
-BLOCKING = ("serious", "critical")
 
 
 def _axe_context(browser: Browser, base_url: str, viewport: dict[str, int], theme: str) -> BrowserContext:
@@ -43,16 +41,6 @@ def _axe_context(browser: Browser, base_url: str, viewport: dict[str, int], them
     ctx = browser.new_context(base_url=base_url, viewport=viewport, bypass_csp=True)  # type: ignore[arg-type]
     ctx.add_init_script(f"localStorage.setItem('theme', '{theme}')")
     return ctx
-
-
-def _violations(page: Page) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in results["violations"]
-        if v["impact"] in BLOCKING
-    ]
 
 
 def _routes_as(page: Page, who: str) -> list[str]:
@@ -108,7 +96,7 @@ def test_no_serious_accessibility_violations(
     ctx = _axe_context(browser, base_url, viewport, theme)
     page = ctx.new_page()
     try:
-        assert _problems_on_each_route(page, who, _violations) == {}
+        assert _problems_on_each_route(page, who, axe_findings) == {}
     finally:
         ctx.close()
 

@@ -15,10 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, BrowserContext, Page, expect
 
-from .conftest import CUSTOMER, PHONE, REPO, educator_api, login, publish_idea
+from .conftest import CUSTOMER, PHONE, axe_findings, educator_api, login, publish_idea
 
-AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
-BLOCKING = ("serious", "critical")
 RECOVERY_MS = 3_000
 ALEX = 1  # educator A (educator1@example.com), whose ideas these journeys publish
 
@@ -126,16 +124,6 @@ def _banner(page: Page):  # type: ignore[no-untyped-def]
     return page.get_by_role("status").filter(has_text=re.compile(r"^Offline: "))
 
 
-def _axe(page: Page) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-        for v in results["violations"]
-        if v["impact"] in BLOCKING
-    ]
-
-
 def _no_error(page: Page) -> None:
     expect(page.get_by_text("Network error. Please try again.")).to_have_count(0)
     expect(page.get_by_role("alert")).to_have_count(0)
@@ -183,7 +171,7 @@ def test_a_screen_recovers_by_itself_within_3_s_of_the_connection_coming_back(
     page.goto(screen.url(state))
     screen.loaded(page, state)
     page.wait_for_load_state("networkidle")
-    online_findings = _axe(page)
+    online_findings = axe_findings(page)
     page.wait_for_timeout(400)  # the device writes what it loaded to IndexedDB a moment after it arrives
 
     ctx.set_offline(True)
@@ -191,7 +179,7 @@ def test_a_screen_recovers_by_itself_within_3_s_of_the_connection_coming_back(
         page.reload()
     expect(_banner(page)).to_be_visible()
     screen.loaded(page, state)
-    offline_findings = _axe(page)
+    offline_findings = axe_findings(page)
 
     with educator_api(browser, base_url) as educator:
         change = screen.change(educator, state, base_url)

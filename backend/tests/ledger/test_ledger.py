@@ -211,10 +211,14 @@ async def test_verify_names_a_deleted_ledger_row_and_a_deleted_idea(
 
 async def test_concurrent_changes_never_fork_the_chain(ledger_app: FastAPI) -> None:
     """Many transactions append at once (on PostgreSQL each on its own connection): positions stay consecutive
-    and every entry follows the one before it."""
+    and every entry follows the one before it. Half of them have begun with a statement of their own, as a change
+    does (on PostgreSQL the append then runs on the driver), half append first (through the session): both take
+    the same turn."""
 
     async def one(i: int) -> None:
         async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            if i % 2:
+                await s.execute(select(TradeIdea.id).limit(1))  # the change being recorded
             await service.append(s, "idea.price_check", 900_000 + i, {"n": str(i)}, utcnow())
             await asyncio.sleep(0.01)  # hold the turn a moment, so others wait on it
 

@@ -10,6 +10,7 @@ In both, `seq` is the primary key: a writer that somehow read a stale head fails
 import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -58,37 +59,62 @@ async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload
     value is a string or null (numbers as strings); anything else is a TypeError, so an entry that could be hashed
     two ways is never written.
 
-    Three statements: the turn, the head, and the entry, in plain SQL rather than through the session's unit of
-    work: the ledger is on the path of every change to an idea (decision 0051 measures it). The entry's day
-    fingerprint (`ledger_days`) is kept by a trigger inside the insert (decision 0058)."""
+    Three statements: the turn, the head, and the entry. The entry's day fingerprint (`ledger_days`) is kept by a
+    trigger inside the insert (decision 0058). On PostgreSQL, once the change being recorded has begun the
+    transaction, they run on the transaction's own asyncpg connection: through the session each cost 0.4-0.8 ms
+    of SQLAlchemy's execution path, through the driver 0.1 ms, and the ledger is on the path of every change to an
+    idea (bench/RESULTS.md, decision 0058)."""
     for key, value in payload.items():
         if value is not None and not isinstance(value, str):
             raise TypeError(f"ledger payload {key!r} must be a string or null, not {type(value).__name__}")
-    await take_turn(db)
-    last = (
-        await db.execute(select(LedgerEntry.seq, LedgerEntry.hash).order_by(LedgerEntry.seq.desc()).limit(1))
-    ).first()
+    driver = await _driver_in_transaction(db)
+    if driver is not None:
+        await driver.execute(TURN_SQL, APPEND_LOCK)
+        last = await driver.fetchrow(HEAD_SQL)
+    else:
+        await take_turn(db)  # through the session: it begins the transaction if nothing has yet
+        last = (
+            await db.execute(select(LedgerEntry.seq, LedgerEntry.hash).order_by(LedgerEntry.seq.desc()).limit(1))
+        ).first()
     entry = Entry(
-        seq=1 if last is None else last.seq + 1,
+        seq=1 if last is None else last[0] + 1,
         at=format_at(at),
         kind=kind,
         subject_id=subject_id,
         payload=payload,
-        prev_hash=GENESIS if last is None else last.hash,
+        prev_hash=GENESIS if last is None else last[1],
     )
-    await db.execute(
-        insert(LedgerEntry).values(
-            seq=entry.seq,
-            at=entry.at,
-            kind=entry.kind,
-            subject_id=entry.subject_id,
-            payload=canonical(entry.payload),
-            prev_hash=entry.prev_hash,
-            hash=entry.hash(),
-            recorded_at=utcnow(),
-        )
+    row = (
+        entry.seq,
+        entry.at,
+        entry.kind,
+        entry.subject_id,
+        canonical(entry.payload),
+        entry.prev_hash,
+        entry.hash(),
+        utcnow(),
     )
+    if driver is not None:
+        await driver.execute(INSERT_SQL, *row)
+    else:
+        await db.execute(insert(LedgerEntry).values(dict(zip(ENTRY_COLUMNS, row, strict=True))))
     return entry.seq
+
+
+ENTRY_COLUMNS = ("seq", "at", "kind", "subject_id", "payload", "prev_hash", "hash", "recorded_at")
+TURN_SQL = "SELECT pg_advisory_xact_lock($1)"
+HEAD_SQL = "SELECT seq, hash FROM ledger_entries ORDER BY seq DESC LIMIT 1"
+INSERT_SQL = f"INSERT INTO ledger_entries ({', '.join(ENTRY_COLUMNS)}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"  # noqa: S608 - constant columns
+
+
+async def _driver_in_transaction(db: AsyncSession) -> Any | None:
+    """The asyncpg connection of the session's transaction, when it is PostgreSQL and the transaction has begun on
+    it (SQLAlchemy begins it with the first statement); else None, and the session runs the statements."""
+    connection = await db.connection()
+    if connection.dialect.name != "postgresql":
+        return None
+    driver = (await connection.get_raw_connection()).driver_connection
+    return driver if driver is not None and driver.is_in_transaction() else None
 
 
 async def append_all(db: AsyncSession, planned: list[Planned]) -> None:
