@@ -117,9 +117,8 @@ def test_reset_data_with_confirmation_empties_a_database(tmp_path: Path) -> None
     # Seeding again brings the demo accounts back.
     assert _run_cli(scratch, "seed").returncode == 0
     with sqlite3.connect(data / "scratch.db") as conn:
-        assert (
-            conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 9
-        )  # seven educators, the demo customer and admin
+        # Seven educators, the demo customer, the admin, and the demo history's seven followers (follower1-7).
+        assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 16
 
 
 def test_ready_banner_names_the_address_and_every_demo_login(settings: Settings) -> None:
