@@ -1,6 +1,8 @@
 """Called versus taken: members' journal entries summed per idea (slippage and realised R), shown on the idea only
 from 5 members and to everyone alike, never naming them; and an educator's followers on their record."""
 
+import asyncio
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -168,3 +170,19 @@ async def test_the_journal_sets_the_members_own_average_r_beside_the_called_r(
     totals = (await customer.get("/api/me/journal")).json()["totals"]
     # Called: +2 R and -1 R, average +0.5; own: (1.1429 - 0.5) / 2 = +0.32.
     assert (totals["compared"], totals["ownAverageR"], totals["calledAverageR"]) == (2, 0.32, 0.5)
+
+
+@pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="concurrent writers need PostgreSQL")
+async def test_members_taking_an_idea_at_once_are_all_counted(
+    members: list[httpx.AsyncClient], educator_a: httpx.AsyncClient, customer: httpx.AsyncClient
+) -> None:
+    """Each journal change sums the idea's entries anew: done at the same moment by several members, each would see
+    only its own new entry (and both would insert the row). They take turns, so every member counts."""
+    for _ in range(3):  # a few rounds: the race has to be met, not dodged by timing
+        idea = await create(educator_a, entry1="1.1000", invalidationLevel="1.0950", exit1="1.1100")
+        answers = await asyncio.gather(
+            *(m.post("/api/me/journal", json={"ideaId": idea["id"], "fillPrice": "1.1000"}) for m in members)
+        )
+        assert [a.status_code for a in answers] == [201] * len(members), [a.text for a in answers]
+        taken = (await listed(customer, idea["id"]))["taken"]
+        assert taken is not None and taken["count"] == len(members)

@@ -8,7 +8,7 @@ risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import Select, distinct, func, select
+from sqlalchemy import Select, distinct, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -288,6 +288,7 @@ async def refresh_taken(db: AsyncSession, idea_id: int | None, educator_id: int 
     """
     if idea_id is None:  # the idea was deleted: nothing shows its aggregate any more
         return
+    await _lock_taken(db, idea_id)
     if educator_id is None:
         educator_id = await ideas.educator_of(db, idea_id)
         if educator_id is None:
@@ -308,6 +309,20 @@ async def refresh_taken(db: AsyncSession, idea_id: int | None, educator_id: int 
     await db.flush()
     shown = None if sums == Sums() else taken_of_row(row)
     await publish(db, IdeaTakenChanged(idea_id=idea_id, educator_id=educator_id, shown_changed=shown != shown_before))
+
+
+# PostgreSQL advisory locks of one idea's "taken" row (pg_advisory_xact_lock(class, idea id)), a class no other
+# two-key lock uses (track records use "trec").
+TAKEN_LOCK_CLASS = 0x74616B6E  # "takn"
+
+
+async def _lock_taken(db: AsyncSession, idea_id: int) -> None:
+    """One refresh of an idea's sums at a time, until the transaction ends: members journaling the same idea at once
+    would each sum only the entries they can see and both insert the row (a 500 for one, a wrong sum for the other).
+    Once the lock is ours, the entries committed by the one before are visible. (SQLite has one writer anyway.)"""
+    if db.get_bind().dialect.name == "postgresql":
+        lock = text("SELECT pg_advisory_xact_lock(:class, :idea_id)")
+        await db.execute(lock, {"class": TAKEN_LOCK_CLASS, "idea_id": idea_id})
 
 
 class Followers(NamedTuple):
