@@ -2,12 +2,13 @@
 win rate, total R and equity curve change without a reload; the educators list, the card link and the CSV."""
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import login, new_context
+from e2e.conftest import educator_api, login, new_context, publish_idea
 
 MEI = "educator4@example.com"  # an educator the other journeys leave alone
 MEI_ID = 4
@@ -69,7 +70,7 @@ def test_completing_at_exit_2_updates_the_open_track_record_live(browser: Browse
         educator_ctx.close()
 
 
-def test_educators_list_card_link_and_csv(page: Page) -> None:
+def test_educators_list_card_link_and_csv(page: Page, browser: Browser, base_url: str) -> None:
     login(page, "customer@example.com")
     page.goto("/customer/forex")
     page.get_by_role("link", name="Educators").first.click()
@@ -88,10 +89,16 @@ def test_educators_list_card_link_and_csv(page: Page) -> None:
     assert text.startswith("closedAt,publishedAt,pair,market,ideaType,timeFrame,direction,entry1")
     assert "GBP/AUD" in text  # the seeded history
 
-    # History cards show how each idea ended and link the educator's record.
+    # History cards show how each idea ended and link the educator's record. The idea is this test's own, stopped
+    # just now (newest first): the seeded ones move down the history as other journeys complete theirs.
+    marker = f"H{time.monotonic_ns() % 1_000_000}"
+    idea = publish_idea(browser, base_url, pair="GBP/AUD", timeFrame=marker, entry1="1.9000",
+                        invalidationLevel="1.8900", exit1="1.9200")  # fmt: skip
+    with educator_api(browser, base_url) as api:
+        assert api.put(f"/api/trade-ideas/{idea['id']}", data={"status": "unsuccessful"}).ok
     page.goto("/customer/forex/leverage")
-    card = page.get_by_role("article", name="GBP/AUD trade idea")
+    card = page.get_by_role("article", name="GBP/AUD trade idea").filter(has_text=marker)
     expect(card.get_by_text("Stopped at invalidation")).to_be_visible()
     expect(card.get_by_text("-1.00 R")).to_be_visible()
-    card.get_by_role("link", name="Mei Tanaka").click()
-    expect(page).to_have_url(re.compile("/customer/educators/mei-tanaka$"))
+    card.get_by_role("link", name="Alex Morgan").click()
+    expect(page).to_have_url(re.compile("/customer/educators/alex-morgan$"))
