@@ -28,10 +28,11 @@ from sqlalchemy import (
     func,
     literal_column,
     select,
+    text,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Dialect
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 from sqlalchemy.sql import ClauseElement
@@ -79,6 +80,14 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+async def lock_until_commit(db: AsyncSession, lock_class: int, key: int) -> None:
+    """Wait for the PostgreSQL advisory lock (`lock_class`, `key`), held until the transaction ends: one writer of
+    whatever it guards at a time, and each then reads what the one before committed. Each user picks its own
+    `lock_class`. SQLite has one writer at a time already: nothing to take."""
+    if db.get_bind().dialect.name == "postgresql":
+        await db.execute(text("SELECT pg_advisory_xact_lock(:class, :key)"), {"class": lock_class, "key": key})
 
 
 def _has_nul(value: Any) -> bool:

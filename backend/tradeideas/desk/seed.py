@@ -10,8 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.desk.models import JournalEntry
 from tradeideas.desk.schemas import JournalCreate, JournalUpdate
-from tradeideas.desk.service import level_number, take_idea, update_entry
-from tradeideas.desk.taken import TAKEN_THRESHOLD
+from tradeideas.desk.service import take_idea, update_entry
+from tradeideas.desk.taken import TAKEN_THRESHOLD, level_number
 from tradeideas.ideas import service as ideas
 from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.settings import Settings

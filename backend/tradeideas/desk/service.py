@@ -8,12 +8,12 @@ risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import Select, distinct, func, select, text
+from sqlalchemy import Select, distinct, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.errors import Invalid, NotFound
-from tradeideas.db import utcnow
+from tradeideas.db import lock_until_commit, utcnow
 from tradeideas.desk.events import IdeaTakenChanged, JournalChanged
 from tradeideas.desk.models import IdeaTaken, JournalEntry, RiskSettings
 from tradeideas.desk.schemas import (
@@ -34,8 +34,6 @@ from tradeideas.settings import Settings
 
 ENTRY_NOT_FOUND = "Journal entry not found"
 KEY_REUSED = "This Idempotency-Key was already used for another trade: make a new key for a new entry"
-
-__all__ = ["level_number", "r_multiple"]  # the journal's rules, defined with the "taken" aggregate (`desk.taken`)
 
 
 # ---------------------------------------------------------------- risk settings
@@ -319,10 +317,8 @@ TAKEN_LOCK_CLASS = 0x74616B6E  # "takn"
 async def _lock_taken(db: AsyncSession, idea_id: int) -> None:
     """One refresh of an idea's sums at a time, until the transaction ends: members journaling the same idea at once
     would each sum only the entries they can see and both insert the row (a 500 for one, a wrong sum for the other).
-    Once the lock is ours, the entries committed by the one before are visible. (SQLite has one writer anyway.)"""
-    if db.get_bind().dialect.name == "postgresql":
-        lock = text("SELECT pg_advisory_xact_lock(:class, :idea_id)")
-        await db.execute(lock, {"class": TAKEN_LOCK_CLASS, "idea_id": idea_id})
+    Once the lock is ours, the entries committed by the one before are visible."""
+    await lock_until_commit(db, TAKEN_LOCK_CLASS, idea_id)
 
 
 class Followers(NamedTuple):

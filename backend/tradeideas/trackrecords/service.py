@@ -17,12 +17,13 @@ from typing import Any, TypeVar
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, delete, func, insert, select, text, tuple_, update
+from sqlalchemy import Select, delete, func, insert, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid, NotFound
+from tradeideas.db import lock_until_commit
 from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
@@ -123,11 +124,8 @@ RECORD_LOCK_CLASS = 0x7472_6563  # "trec"
 
 
 async def _lock(db: AsyncSession, educator_id: int) -> None:
-    if db.get_bind().dialect.name == "postgresql":
-        # One writer per educator at a time, until the transaction ends: each then reads the totals the other
-        # committed. (SQLite has one writer anyway.)
-        lock = text("SELECT pg_advisory_xact_lock(:class, :educator_id)")
-        await db.execute(lock, {"class": RECORD_LOCK_CLASS, "educator_id": educator_id})
+    """One writer of an educator's totals at a time: each then reads the totals the other committed."""
+    await lock_until_commit(db, RECORD_LOCK_CLASS, educator_id)
 
 
 async def _append(db: AsyncSession, educator_id: int, idea_id: int) -> bool:
