@@ -14,11 +14,13 @@ from sqlalchemy import select
 
 from tests.trackrecords.test_track_records_api import FIGURES, buy, complete, record
 from tradeideas.core.clock import Clock
+from tradeideas.core.deps import component_of
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.trackrecords import figures
-from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, total_rows
+from tradeideas.trackrecords.cache import TrackRecordCache, Walk, record_key
+from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, Tally, total_rows
 from tradeideas.trackrecords.models import TrackRecordTotal
-from tradeideas.trackrecords.service import refresh_totals
+from tradeideas.trackrecords.service import RecordFilter, refresh_totals, track_record
 
 IDENTITY = {"marketType", "pair", "orderType", "ideaType", "timeFrame"}
 CRYPTO = {"pair": "BTC/USDT", "marketType": "Crypto", "entry1": "100", "invalidationLevel": "90", "exit1": "120"}
@@ -96,6 +98,16 @@ async def _recomputed(app: FastAPI, educator_id: int) -> dict[tuple[str, str], d
             assert i.closed_at is not None
             book.add(i.id, i.market, i.idea_type, i.time_frame, i.status, i.r_multiple, i.closed_at)
     return {(r["grouping"], r["key"]): r for r in total_rows(educator_id, book)}
+
+
+async def _walked_afresh(app: FastAPI, customer: httpx.AsyncClient, educator_id: int, tf: str) -> dict[str, Any]:
+    async with app.state.db.sessionmaker() as s:
+        fresh, walk = await track_record(s, educator_id, RecordFilter(time_frame=tf))
+    curve = [
+        {"at": at.isoformat().replace("+00:00", "Z"), "cumulativeR": round(r, 2) + 0.0} for at, r in walk.book.curve
+    ]
+    data: dict[str, Any] = {**fresh.model_dump(mode="json", by_alias=True), "equityCurve": curve}
+    return data
 
 
 def _same(stored: dict[tuple[str, str], dict[str, Any]], fresh: dict[tuple[str, str], dict[str, Any]]) -> None:
@@ -190,6 +202,8 @@ async def test_stored_totals_equal_a_recomputation_after_any_changes(
                 ideas.remove(idea)
         clock.advance(timedelta(minutes=rng.choice([0, 1, 7, 16])))
         _same(await _stored(app, 1), await _recomputed(app, 1))
+        # The record a customer reads (its walk kept and extended across completions) equals one walked afresh.
+        assert await record(customer, 1, timeFrame=tf) == await _walked_afresh(app, customer, 1, tf)
         if step % 8 == 7:
             # What customers see: the list (stored rows) and the record (computed per request) agree.
             listed = next(
@@ -202,3 +216,29 @@ async def test_stored_totals_equal_a_recomputation_after_any_changes(
     monkeypatch.undo()
     async with app.state.db.sessionmaker() as s, s.begin():
         await refresh_totals(s, 1)
+
+
+async def test_a_kept_walk_is_extended_after_a_completion_and_walked_again_after_a_correction(
+    app: FastAPI, educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, clock: Clock, tf: str
+) -> None:
+    cache = component_of(app, TrackRecordCache)
+    first, second = await buy(educator_a, tf), await buy(educator_a, tf)
+    await complete(educator_a, first, status="successful")
+    assert (await record(customer, 1, timeFrame=tf))["wins"] == 1
+    key = record_key(1, RecordFilter(time_frame=tf))
+    kept = cache.walk(key)
+    assert kept is not None and kept.rewrite_token is not None
+    # A marker only the kept walk carries: one more win than the ideas hold.
+    marked = kept.book.copy()
+    marked.whole = Tally(**{**marked.whole.values(), "wins": marked.whole.wins + 1})
+    cache.keep_walk(key, Walk(kept.rewrite_token, marked, kept.statistics))
+
+    clock.advance(timedelta(minutes=1))
+    await complete(educator_a, second, status="unsuccessful")  # closes after all the others: added in place
+    extended = await record(customer, 1, timeFrame=tf)
+    assert (extended["wins"], extended["losses"]) == (2, 1), "the kept walk was extended, not walked again"
+
+    await complete(educator_a, first, status="unsuccessful")  # a counted idea corrected: the totals are rewritten
+    again = await record(customer, 1, timeFrame=tf)
+    assert (again["wins"], again["losses"]) == (0, 2)
+    assert again == await _walked_afresh(app, customer, 1, tf)

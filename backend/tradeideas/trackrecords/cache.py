@@ -10,8 +10,11 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
+from dataclasses import dataclass
 
 from tradeideas.core.cache import EventGuardedCache
+from tradeideas.trackrecords.figures import Book
+from tradeideas.trackrecords.statistics import Statistics
 
 Key = tuple[Hashable, ...]
 LIST_KEY: Key = ("list",)
@@ -19,6 +22,16 @@ LIST_KEY: Key = ("list",)
 
 def record_key(educator_id: int, filters: Hashable) -> Key:
     return ("record", educator_id, filters)
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """One educator's closed ideas that a filtered record counts, walked in closing order, and the rewrite of the
+    educator's totals it saw (`TrackRecordTotal.rewrite_token`). Never changed once kept: extended on a copy."""
+
+    rewrite_token: str | None
+    book: Book
+    statistics: Statistics
 
 
 def _scope(key: Key) -> Hashable:
@@ -39,6 +52,9 @@ class TrackRecordCache(EventGuardedCache):
         # The last answer built for each key, with the generations it was built from: handed to the requests that
         # waited on its build (they arrived before any drop it missed), even when a drop kept it out of `_answers`.
         self._built: MutableMapping[Key, tuple[tuple[int, int], bytes]] = self.store(maxsize // 10)
+        # The walk behind each record answer, kept past the drops that spoil the answer: a walk tells by its rewrite
+        # token whether it still holds, so after a completion a record costs the ideas closed since, not all of them.
+        self._walks: MutableMapping[Key, Walk] = self.store(maxsize // 10)
         self._scopes: dict[Hashable, int] = {}
         # One lock per answer being built; gone when no request holds or awaits it.
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -78,6 +94,13 @@ class TrackRecordCache(EventGuardedCache):
             lock = self._locks[key] = asyncio.Lock()
         async with lock:
             yield
+
+    def walk(self, key: Key) -> Walk | None:
+        return self._walks.get(key) if self.usable() else None
+
+    def keep_walk(self, key: Key, walk: Walk) -> None:
+        if self.usable():
+            self._walks[key] = walk
 
     def answer(self, key: Key) -> bytes | None:
         return self._answers.get(key) if self.usable() else None

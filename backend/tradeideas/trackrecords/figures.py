@@ -7,7 +7,7 @@ A `Book` keeps one tally for the whole record and one per group (market, idea ty
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -127,6 +127,11 @@ class Book:
         book = cls(tuple(groupings))
         book.add_rows(rows)
         return book
+
+    def copy(self) -> "Book":
+        """An independent copy, to add later ideas to while the original may still be read."""
+        groups = {key: replace(tally) for key, tally in self.groups.items()}
+        return Book(self.groupings, replace(self.whole), groups, list(self.curve), self.last)
 
     def add_rows(self, rows: Iterable[Any]) -> None:
         """(id, market, idea type, time frame, status, R, closed at) rows in closing order, after the others."""

@@ -48,6 +48,10 @@ class TrackRecordTotal(Base):
     # Whole record only: the running state of its statistics (`statistics.Statistics`), so the educators list shows
     # them without walking every idea; null on rows written before it existed (then computed on reading).
     statistics: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # Whole record only: new on every rewrite of the educator's totals from their ideas, kept when an idea closing
+    # after all the others is added. A process's walk of a filtered record seen under the same token is extended
+    # with the ideas closed since instead of walked again (`service.track_record`); null on rows written before.
+    rewrite_token: Mapped[str | None] = mapped_column(String(32), default=None)
 
 
 class WithdrawnIdea(Base):

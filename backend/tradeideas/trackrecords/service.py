@@ -4,20 +4,23 @@ Writes: `refresh_totals` rewrites an educator's whole-record and per-group rows 
 runs inside the transaction that changed an idea, through the `IdeaRecordChanged` subscription wired in
 `create_app`. Reads: the educators list reads those rows (one per educator and group); one educator's
 record, filtered or not, walks their matching closed ideas once in closing order (an index range), which its
-per-idea equity curve needs anyway, and computes every figure and group from that walk (decision 0034).
+per-idea equity curve needs anyway, and computes every figure and group from that walk (decision 0034). The
+process keeps each walk and, after an idea closes later than all the others, adds only the ideas closed since
+(decision 0060).
 """
 
 import csv
 import io
+import secrets
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 from typing import Any, TypeVar
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, delete, func, insert, select, tuple_, update
+from sqlalchemy import Select, and_, delete, func, insert, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
@@ -28,7 +31,7 @@ from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.prices import service as price_checks
-from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, record_key
+from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, Walk, record_key
 from tradeideas.trackrecords.figures import (
     STORED_GROUPINGS,
     TALLY_FIELDS,
@@ -93,8 +96,15 @@ async def refresh_totals(db: AsyncSession, educator_id: int, locked: bool = Fals
         await db.execute(insert(TrackRecordTotal), total_rows(educator_id, book))
         t = TrackRecordTotal
         await db.execute(
-            update(t).where(t.educator_id == educator_id, t.grouping == WHOLE).values(statistics=stats.stored())
+            update(t)
+            .where(t.educator_id == educator_id, t.grouping == WHOLE)
+            .values(statistics=stats.stored(), rewrite_token=_new_rewrite_token())
         )
+
+
+def _new_rewrite_token() -> str:
+    """Unique per rewrite of an educator's totals: a walk seen under another token may count changed ideas."""
+    return secrets.token_hex(16)
 
 
 async def _walk(db: AsyncSession, educator_id: int) -> tuple[Book, Statistics]:
@@ -164,6 +174,8 @@ async def _append(db: AsyncSession, educator_id: int, idea_id: int) -> bool:
             elif row.sparkline is None:
                 row.sparkline = []
             row.last_closed_at, row.last_idea_id = idea.closed_at, idea.id
+            if row.rewrite_token is None:  # a new row, or one written before tokens: walks seen so far hold none
+                row.rewrite_token = _new_rewrite_token()
         db.add(row)
     await db.flush()
     return True
@@ -417,17 +429,38 @@ async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
     return out
 
 
-async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> tuple[TrackRecord, list[Point]]:
+async def _rewrite_token(db: AsyncSession, educator_id: int) -> str | None:
+    t = TrackRecordTotal
+    found = await db.execute(select(t.rewrite_token).where(t.educator_id == educator_id, t.grouping == WHOLE))
+    return found.scalar_one_or_none()
+
+
+async def track_record(
+    db: AsyncSession, educator_id: int, f: RecordFilter, kept: Walk | None = None
+) -> tuple[TrackRecord, Walk]:
     """One educator's record, filtered, with figures per market, idea type, time frame and month, and its
-    equity curve apart (`equity_curve` left empty: see `track_record_json`)."""
+    equity curve apart (`equity_curve` left empty: see `track_record_json`).
+
+    `kept`, a walk of the same filtered ideas made earlier, is extended with the ideas closed after its last one
+    when the educator's totals were not rewritten since (same token): every change to a counted idea rewrites them,
+    only an idea closing after all the others is added in place (`_append`). Returns the record and its walk."""
     listed = await auth_service.listed_educators(db, educator_id)
     if not listed:
         raise NotFound(EDUCATOR_NOT_FOUND)
     educator = listed[0]
-    book = Book((*STORED_GROUPINGS, "month"))
-    stats = Statistics()
+    # Read before the ideas: a rewrite committed in between changes the token, so the next read walks again.
+    token = await _rewrite_token(db, educator_id)
     ideas = _closed_ideas().add_columns(TradeIdea.created_at).where(TradeIdea.educator_id == educator_id)
     query = _where(ideas, TradeIdea, f, TradeIdea.closed_at)
+    if kept is not None and token is not None and kept.rewrite_token == token:
+        book, stats = kept.book.copy(), replace(kept.statistics)
+        if book.last is not None:
+            last_at, last_id = book.last
+            query = query.where(
+                and_(TradeIdea.closed_at >= last_at, or_(TradeIdea.closed_at > last_at, TradeIdea.id > last_id))
+            )
+    else:
+        book, stats = Book((*STORED_GROUPINGS, "month")), Statistics()
     # Read in slices (a server-side cursor on PostgreSQL): a record may be ~14,000 ideas, and the process
     # answers its other requests (cached ones, mostly) between two slices instead of after the whole walk.
     async for rows in (await db.stream(query)).partitions(STREAM_SLICE):
@@ -458,7 +491,7 @@ async def track_record(db: AsyncSession, educator_id: int, f: RecordFilter) -> t
         statistics=RecordStatistics(**stats.values()),
         **figures(book.whole, extra.active.get((WHOLE, ""), 0), extra.withdrawn.get((WHOLE, ""), 0)),
     )
-    return record, book.curve
+    return record, Walk(token, book, stats)
 
 
 def _with_curve(record: TrackRecord, curve: list[Point]) -> bytes:
@@ -481,7 +514,12 @@ async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes
 async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
     """`track_record` as the JSON sent, from this process's cache when nothing changed since."""
 
-    async def build() -> bytes:
-        return _with_curve(*await track_record(db, educator_id, f))
+    key = record_key(educator_id, f)
 
-    return await cache.answer_or_build(record_key(educator_id, f), build)
+    async def build() -> bytes:
+        record, walk = await track_record(db, educator_id, f, cache.walk(key))
+        if walk.rewrite_token is not None:  # a walk without one could never be extended
+            cache.keep_walk(key, walk)
+        return _with_curve(record, walk.book.curve)
+
+    return await cache.answer_or_build(key, build)
