@@ -6,8 +6,8 @@ Measures p50 / p99 latency and requests per second of
 at concurrency 16 (half the connections on each), against a real uvicorn server started here, while one
 educator client completes an open idea every `--complete-every` seconds (each completion rewrites that
 educator's day rows in its transaction and tells every open page to refetch).
-Completed ideas are bulk-inserted (COPY) with outcomes and R, closed over the past year, and their day rows
-built once with `trackrecords.service.rebuild`.
+Completed ideas are bulk-inserted (COPY) with outcomes and R, closed over the past year, each with the price
+check's verdict (`idea_verifications`), and their totals built once with `trackrecords.service.rebuild`.
 
 Run from backend/:  uv run python ../bench/trackrecords.py [--ideas 100000] [--duration 20]
 PostgreSQL: the local server (database bench_trackrecords is reset; override with BENCH_POSTGRES_URL).
@@ -15,6 +15,7 @@ PostgreSQL: the local server (database bench_trackrecords is reset; override wit
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -74,6 +75,19 @@ def completed_rows(count: int) -> list[tuple[object, ...]]:
     return out
 
 
+VERIFICATIONS = """
+INSERT INTO idea_verifications (idea_id, educator_id, feed, symbol, state, done, outcome, r_multiple, settled_at,
+    receipts, progress, levels, published_at, levels_fixed, educator_outcome, updated_at)
+SELECT id, educator_id, CASE market WHEN 'crypto' THEN 'binance' ELSE 'oanda' END, replace(pair, '/', ''),
+    CASE WHEN id % 10 = 0 THEN 'unverifiable' ELSE 'settled' END, true,
+    CASE WHEN id % 10 = 0 THEN NULL WHEN id % 13 = 0 THEN 'ambiguous' ELSE outcome END,
+    CASE WHEN id % 10 = 0 THEN NULL WHEN id % 13 = 0 THEN -1.0 ELSE r_multiple END,
+    CASE WHEN id % 10 = 0 THEN NULL ELSE closed_at END,
+    '[]', '{}', '{}', created_at, true, outcome, closed_at
+FROM trade_ideas WHERE closed_at IS NOT NULL
+"""
+
+
 def open_rows(count: int) -> list[tuple[object, ...]]:
     return [
         (1 + i % 7, "Forex", "forex", "BUY", "Leverage", "EUR/USD", "4H", "1.0850", None, "1.0795", "1.0910",
@@ -87,6 +101,9 @@ async def load_data(settings: Settings, ideas: int, open_ideas: int) -> None:
     try:
         await conn.copy_records_to_table("trade_ideas", records=completed_rows(ideas), columns=COLUMNS)
         await conn.copy_records_to_table("trade_ideas", records=open_rows(open_ideas), columns=COLUMNS)
+        # What the price checks would have recorded for them: the list and every record show verified figures
+        # beside the educator's. One idea in ten unverifiable, one in thirteen an ambiguous candle (disagreeing).
+        await conn.execute(VERIFICATIONS)
     finally:
         await conn.close()
     db = Database(settings)
@@ -97,9 +114,10 @@ async def load_data(settings: Settings, ideas: int, open_ideas: int) -> None:
         await db.dispose()
     conn = await asyncpg.connect(PG_URL.replace("postgresql+asyncpg://", "postgresql://"))
     try:
-        await conn.execute("ANALYZE")
+        await conn.execute("VACUUM ANALYZE")  # as autovacuum leaves a settled table: index-only scans hold
         closed = await conn.fetchval("SELECT count(*) FROM trade_ideas WHERE closed_at IS NOT NULL")
-        print(f"completed ideas in the database: {closed:,}", flush=True)
+        checked = await conn.fetchval("SELECT count(*) FROM idea_verifications")
+        print(f"completed ideas in the database: {closed:,}, with a price check: {checked:,}", flush=True)
     finally:
         await conn.close()
 
@@ -209,9 +227,14 @@ def main() -> None:
     print(f"{args.ideas:,} completed ideas loaded in {time.perf_counter() - t0:.1f}s", flush=True)
     port = common.free_port()
     proc = common.start_server(settings, port, args.workers, 10_000)
+    # This process's own full collections stalled every reader here for ~90 ms, six times a run, and were counted as
+    # the server's latency: the client collects nothing while it measures (a run allocates a few hundred MB at most).
+    gc.collect()
+    gc.disable()
     try:
         result = asyncio.run(run(port, args))
     finally:
+        gc.enable()
         proc.terminate()
         proc.wait(timeout=30)
     print(result)

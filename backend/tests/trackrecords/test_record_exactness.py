@@ -3,6 +3,7 @@ totals equal to a recomputation from the ideas after any sequence of completes, 
 
 import csv
 import io
+import json
 import random
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,7 +18,7 @@ from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.trackrecords import figures
-from tradeideas.trackrecords.cache import TrackRecordCache, Walk, record_key
+from tradeideas.trackrecords.cache import TrackRecordCache, Walk, record_key, summary_key
 from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, Tally, total_rows
 from tradeideas.trackrecords.models import TrackRecordTotal
 from tradeideas.trackrecords.service import RecordFilter, refresh_totals, track_record
@@ -242,3 +243,28 @@ async def test_a_kept_walk_is_extended_after_a_completion_and_walked_again_after
     again = await record(customer, 1, timeFrame=tf)
     assert (again["wins"], again["losses"]) == (0, 2)
     assert again == await _walked_afresh(app, customer, 1, tf)
+
+
+async def test_the_educators_list_builds_again_only_the_summary_of_the_educator_who_changed(
+    app: FastAPI, educator_a: httpx.AsyncClient, educator_b: httpx.AsyncClient, customer: httpx.AsyncClient, tf: str
+) -> None:
+    cache = component_of(app, TrackRecordCache)
+    first = await customer.get("/api/educators/track-records")
+    by_id = {s["educator"]["id"]: s for s in first.json()}
+    kept = cache.answer(summary_key(2))
+    assert kept is not None and json.loads(kept) == by_id[2]
+    # A marker only educator 2's kept part carries.
+    marked = {**by_id[2], "wins": by_id[2]["wins"] + 1000}
+    cache.put(summary_key(2), json.dumps(marked, separators=(",", ":")).encode(), cache.generation_of(summary_key(2)))
+
+    await complete(educator_a, await buy(educator_a, tf), status="successful")
+    listed = {s["educator"]["id"]: s for s in (await customer.get("/api/educators/track-records")).json()}
+    assert listed[1]["wins"] == by_id[1]["wins"] + 1  # educator 1's part built again
+    assert listed[2]["wins"] == by_id[2]["wins"] + 1000  # educator 2's part kept
+    assert [s["educator"]["id"] for s in (await customer.get("/api/educators/track-records")).json()] == [
+        s["educator"]["id"] for s in first.json()
+    ]
+
+    await complete(educator_b, await buy(educator_b, tf), status="unsuccessful")  # now educator 2 changed
+    listed = {s["educator"]["id"]: s for s in (await customer.get("/api/educators/track-records")).json()}
+    assert (listed[2]["wins"], listed[2]["losses"]) == (by_id[2]["wins"], by_id[2]["losses"] + 1)

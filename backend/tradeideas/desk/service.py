@@ -332,25 +332,34 @@ NO_FOLLOWERS = Followers(0, None)
 async def followers(db: AsyncSession, ideas_of: Select[int, int]) -> dict[int, Followers]:
     """Per educator, the members who journaled any of their ideas and those members' average realised R.
 
-    `ideas_of` selects (idea id, educator id) of the ideas that count (a record's filters). Two statements, one
-    per figure, however many ideas: distinct members from the entries, the R from the stored sums. The average
-    is shown only from `TAKEN_THRESHOLD` members, like an idea's own `taken`.
+    `ideas_of` selects (idea id, educator id) of the ideas that count (a record's filters). One statement however
+    many ideas: distinct members from the entries, the R from the stored sums, each counted in a subquery. The
+    average is shown only from `TAKEN_THRESHOLD` members, like an idea's own `taken`.
     """
     picked = ideas_of.subquery()
     idea_id, educator_id = picked.c[0], picked.c[1]
-    members = await db.execute(
-        select(educator_id, func.count(distinct(JournalEntry.user_id)))
+    members = (
+        select(educator_id.label("educator_id"), func.count(distinct(JournalEntry.user_id)).label("members"))
         .join_from(picked, JournalEntry, JournalEntry.idea_id == idea_id)
         .group_by(educator_id)
+        .subquery()
     )
-    sums = await db.execute(
-        select(educator_id, func.sum(IdeaTaken.realised_sum_r), func.sum(IdeaTaken.realised_count))
+    sums = (
+        select(
+            educator_id.label("educator_id"),
+            func.sum(IdeaTaken.realised_sum_r).label("total"),
+            func.sum(IdeaTaken.realised_count).label("closed"),
+        )
         .join_from(picked, IdeaTaken, IdeaTaken.idea_id == idea_id)
         .group_by(educator_id)
+        .subquery()
     )
-    realised = {educator: (total or 0.0, count or 0) for educator, total, count in sums}
+    rows = await db.execute(
+        select(members.c.educator_id, members.c.members, sums.c.total, sums.c.closed).outerjoin(
+            sums, sums.c.educator_id == members.c.educator_id
+        )
+    )
     out: dict[int, Followers] = {}
-    for educator, count in members:
-        total, closed = realised.get(educator, (0.0, 0))
-        out[educator] = Followers(count, average(total, closed) if count >= TAKEN_THRESHOLD else None)
+    for educator, count, total, closed in rows:
+        out[educator] = Followers(count, average(total or 0.0, closed or 0) if count >= TAKEN_THRESHOLD else None)
     return out

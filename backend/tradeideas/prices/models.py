@@ -28,11 +28,24 @@ class PriceCandle(Base):
     complete: Mapped[bool] = mapped_column(Boolean, default=True)
 
 
+# What `service.verified_figures` reads of a row besides educator and state.
+VERIFIED_COLUMNS = ["outcome", "educator_outcome", "r_multiple", "idea_id", "settled_at", "published_at"]
+
+
 class IdeaVerification(Base):
     """The price check of one idea: what the API shows, and `progress`, the replay's state to resume from."""
 
     __tablename__ = "idea_verifications"
-    __table_args__ = (Index("ix_idea_verifications_open", "done", "feed", "symbol"),)
+    __table_args__ = (
+        Index("ix_idea_verifications_open", "done", "feed", "symbol"),
+        # An educator's verified figures are counted from this index alone on PostgreSQL (an index-only scan; 0018).
+        Index(
+            "ix_idea_verifications_educator",
+            "educator_id",
+            "state",
+            postgresql_include=VERIFIED_COLUMNS,
+        ),
+    )
 
     idea_id: Mapped[int] = mapped_column(ForeignKey("trade_ideas.id", ondelete="CASCADE"), primary_key=True)
     educator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

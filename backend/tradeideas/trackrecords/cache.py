@@ -12,6 +12,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
 from dataclasses import dataclass
 
+from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.cache import EventGuardedCache
 from tradeideas.trackrecords.figures import Book
 from tradeideas.trackrecords.statistics import Statistics
@@ -22,6 +23,11 @@ LIST_KEY: Key = ("list",)
 
 def record_key(educator_id: int, filters: Hashable) -> Key:
     return ("record", educator_id, filters)
+
+
+def summary_key(educator_id: int) -> Key:
+    """One educator's part of the educators list."""
+    return ("summary", educator_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +61,8 @@ class TrackRecordCache(EventGuardedCache):
         # The walk behind each record answer, kept past the drops that spoil the answer: a walk tells by its rewrite
         # token whether it still holds, so after a completion a record costs the ideas closed since, not all of them.
         self._walks: MutableMapping[Key, Walk] = self.store(maxsize // 10)
+        # The educators the list shows, with their profiles: dropped with everything when a profile changes.
+        self._educators: MutableMapping[str, list[PublicUser]] = self.store(1)
         self._scopes: dict[Hashable, int] = {}
         # One lock per answer being built; gone when no request holds or awaits it.
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -95,6 +103,13 @@ class TrackRecordCache(EventGuardedCache):
         async with lock:
             yield
 
+    def educators(self) -> list[PublicUser] | None:
+        return self._educators.get("listed") if self.usable() else None
+
+    def keep_educators(self, educators: list[PublicUser], generation: int) -> None:
+        if self.may_store(generation):
+            self._educators["listed"] = educators
+
     def walk(self, key: Key) -> Walk | None:
         return self._walks.get(key) if self.usable() else None
 
@@ -116,9 +131,10 @@ class TrackRecordCache(EventGuardedCache):
             return
         for scope in ("list", educator_id):
             self._scopes[scope] = self._scopes.get(scope, 0) + 1
-        for key in [k for k in self._answers if k == LIST_KEY or k == record_key(educator_id, k[-1])]:
+        for key in [k for k in self._answers if k == LIST_KEY or k[1] == educator_id]:
             self._answers.pop(key, None)
 
     def drop_all(self, _event: object = None) -> None:
         self.dropped()
         self._answers.clear()
+        self._educators.clear()

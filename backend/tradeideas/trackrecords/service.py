@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, and_, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import Select, and_, delete, func, insert, literal, or_, select, tuple_, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
@@ -31,7 +31,7 @@ from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.prices import service as price_checks
-from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, Walk, record_key
+from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, Walk, record_key, summary_key
 from tradeideas.trackrecords.figures import (
     STORED_GROUPINGS,
     TALLY_FIELDS,
@@ -57,7 +57,7 @@ from tradeideas.trackrecords.schemas import (
 from tradeideas.trackrecords.statistics import Statistics
 
 EDUCATOR_NOT_FOUND = "Educator not found"
-SUMMARIES = TypeAdapter(list[TrackRecordSummary])
+SUMMARY = TypeAdapter(TrackRecordSummary)
 STREAM_SLICE = 500
 Q = TypeVar("Q", bound=Select[*tuple[Any, ...]])
 
@@ -357,19 +357,22 @@ def _curve(points: Sequence[tuple[datetime, float]]) -> list[CurvePoint]:
 
 async def _open_and_withdrawn_totals(db: AsyncSession, educator_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
     """Per educator, how many ideas are open and how many were withdrawn: the list shows only the totals, counted
-    by the database (the groups of `_open_and_withdrawn` are for one educator's record)."""
+    by the database in one statement (the groups of `_open_and_withdrawn` are for one educator's record)."""
     t, w = TradeIdea, WithdrawnIdea
-    open_counts = await db.execute(
-        select(t.educator_id, func.count())
+    open_counts = (
+        select(t.educator_id, literal("open"), func.count())
         .where(t.educator_id.in_(educator_ids), t.closed_at.is_(None))
         .group_by(t.educator_id)
     )
-    gone_counts = await db.execute(
-        select(w.educator_id, func.count()).where(w.educator_id.in_(educator_ids)).group_by(w.educator_id)
+    gone_counts = (
+        select(w.educator_id, literal("withdrawn"), func.count())
+        .where(w.educator_id.in_(educator_ids))
+        .group_by(w.educator_id)
     )
-    active = {educator_id: count for educator_id, count in open_counts}
-    withdrawn = {educator_id: count for educator_id, count in gone_counts}
-    return {e: (active.get(e, 0), withdrawn.get(e, 0)) for e in educator_ids}
+    counts = {
+        (educator_id, kind): count for educator_id, kind, count in await db.execute(union_all(open_counts, gone_counts))
+    }
+    return {e: (counts.get((e, "open"), 0), counts.get((e, "withdrawn"), 0)) for e in educator_ids}
 
 
 def _groups(book: Book, extra: _Open, grouping: str) -> list[RecordGroup]:
@@ -392,9 +395,8 @@ def _profile(user: PublicUser) -> EducatorProfile:
     return EducatorProfile.model_validate(user.model_dump())
 
 
-async def track_records(db: AsyncSession) -> list[TrackRecordSummary]:
-    """Every educator's whole record with an equity sparkline (stored rows; no breakdowns)."""
-    educators = await auth_service.listed_educators(db)
+async def track_records(db: AsyncSession, educators: Sequence[PublicUser]) -> list[TrackRecordSummary]:
+    """These educators' whole records with an equity sparkline (stored rows; no breakdowns)."""
     ids = [e.id for e in educators]
     r = TrackRecordTotal
     stored = await db.execute(
@@ -502,11 +504,35 @@ def _with_curve(record: TrackRecord, curve: list[Point]) -> bytes:
     return orjson.dumps(data, option=orjson.OPT_UTC_Z)
 
 
+async def _listed_educators(db: AsyncSession, cache: TrackRecordCache) -> list[PublicUser]:
+    """The educators the list shows (kept until a profile changes: `create_app` then drops everything)."""
+    educators = cache.educators()
+    if educators is None:
+        started = cache.generation
+        educators = await auth_service.listed_educators(db)
+        cache.keep_educators(educators, started)
+    return educators
+
+
 async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes:
     """`track_records` as the JSON sent, from this process's cache when nothing changed since."""
 
     async def build() -> bytes:
-        return SUMMARIES.dump_json(await track_records(db), by_alias=True)
+        educators = await _listed_educators(db, cache)
+        # Each educator's summary is kept apart, under that educator's changes: after a completion only the
+        # completing educator's is built again (its verified figures count every price-checked idea of theirs).
+        parts: dict[int, bytes] = {}
+        for e in educators:
+            if (kept := cache.answer(summary_key(e.id))) is not None:
+                parts[e.id] = kept
+        missing = [e for e in educators if e.id not in parts]
+        if missing:
+            started = {e.id: cache.generation_of(summary_key(e.id)) for e in missing}
+            for summary in await track_records(db, missing):
+                body = SUMMARY.dump_json(summary, by_alias=True)
+                cache.put(summary_key(summary.educator.id), body, started[summary.educator.id])
+                parts[summary.educator.id] = body
+        return b"[" + b",".join(parts[e.id] for e in educators) + b"]"
 
     return await cache.answer_or_build(LIST_KEY, build)
 
