@@ -3,9 +3,9 @@
 Measures p50 / p99 latency and requests per second of
     GET /api/educators/track-records                                   (every educator's whole record)
     GET /api/educators/{id}/track-record?market=forex&ideaType=leverage (one educator's filtered record)
-at concurrency 16 (half the connections on each), against a real uvicorn server started here, while one
-educator client completes an open idea every `--complete-every` seconds (each completion rewrites that
-educator's day rows in its transaction and tells every open page to refetch).
+at concurrency 16 (half the connections on each), against a real uvicorn server started here, while an open idea
+of a random educator is completed every `--complete-every` seconds, answered or not (each completion updates that
+educator's totals in its transaction and drops their cached answers in every worker).
 Completed ideas are bulk-inserted (COPY) with outcomes and R, closed over the past year, each with the price
 check's verdict (`idea_verifications`), and their totals built once with `trackrecords.service.rebuild`.
 
@@ -150,25 +150,41 @@ async def reader(
         writer.close()
 
 
-async def completer(port: int, tokens: dict[int, str], every: float, stop_at: float, done: list[float]) -> None:
+async def completer(
+    port: int, tokens: dict[int, str], every: float, stop_at: float, done: list[float], closed_loop: bool
+) -> None:
+    """Completes an open idea every `every` seconds, whether or not the previous completion has been answered: the
+    write rate is the scenario's, not what a slow server lets through (`closed_loop`: `every` seconds after each
+    answer instead, the scenario of the runs before 2026-11-26 18:30)."""
     # A slow server must show as slow completions, not end the run (httpx's default timeout is 5 s).
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
-        ids: list[int] = []
+        ideas: list[tuple[int, int]] = []  # (idea id, educator id)
         for educator_id, token in tokens.items():
             query: dict[str, str | int] = {"educatorId": educator_id, "status": "active", "limit": 100}
             page = await client.get("/api/trade-ideas", params=query, headers={"Authorization": f"Bearer {token}"})
-            ids += [i["id"] for i in page.json()["items"] if i["educatorId"] == educator_id]
+            ideas += [(i["id"], educator_id) for i in page.json()["items"] if i["educatorId"] == educator_id]
+        random.Random(1).shuffle(ideas)
         rng = random.Random(1)
-        while time.perf_counter() < stop_at and ids:
-            idea_id = ids.pop()
-            idea = await client.get(f"/api/trade-ideas/{idea_id}", headers={"Authorization": f"Bearer {tokens[1]}"})
-            token = tokens[idea.json()["educatorId"]]
-            t0 = time.perf_counter()
+
+        async def complete(idea_id: int, educator_id: int) -> None:
             body = rng.choice([{"status": "successful", "outcome": "exit2"}, {"status": "unsuccessful"}])
-            r = await client.put(f"/api/trade-ideas/{idea_id}", json=body, headers={"Authorization": f"Bearer {token}"})
+            t0 = time.perf_counter()
+            r = await client.put(
+                f"/api/trade-ideas/{idea_id}", json=body, headers={"Authorization": f"Bearer {tokens[educator_id]}"}
+            )
             r.raise_for_status()
             done.append(time.perf_counter() - t0)
-            await asyncio.sleep(every)
+
+        running = []
+        next_at = time.perf_counter()
+        while next_at < stop_at and ideas:
+            running.append(asyncio.create_task(complete(*ideas.pop())))
+            if closed_loop:
+                await running[-1]
+                next_at = time.perf_counter()
+            next_at += every
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        await asyncio.gather(*running)
 
 
 def pct(values: list[float], p: int) -> float:
@@ -195,7 +211,7 @@ async def run(port: int, args: argparse.Namespace) -> dict[str, object]:
             reader(port, customer, ONE.format(id=1 + i % 7), stop_at, record_from, ones, errors)
             for i in range(args.concurrency - half)
         ),
-        completer(port, educators, args.complete_every, stop_at, completions),
+        completer(port, educators, args.complete_every, stop_at, completions, args.closed_loop),
     )
     return {
         "list_requests": len(lists), "list_p50_ms": pct(lists, 50), "list_p99_ms": pct(lists, 99),
@@ -215,6 +231,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--complete-every", type=float, default=0.2, help="seconds between two completions")
+    parser.add_argument("--closed-loop", action="store_true", help="wait for each completion's answer, then pause")
     args = parser.parse_args()
     common.PG_URL = PG_URL
     asyncio.run(common.reset_postgres())
