@@ -58,14 +58,13 @@ def figures(settled: int, wins: int, losses: int, win_rate: float | None, total:
     return {"verified": verified, "agreementRate": agreement}
 
 
-async def test_verified_figures_follow_the_record_filters(
-    app: FastAPI, educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, tf: str
-) -> None:
+async def _publish_checked(app: FastAPI, educator: httpx.AsyncClient, tf: str, ideas: list[tuple[Any, ...]]) -> int:
+    """Publishes the ideas and writes their price checks as given; returns the educator's id."""
     rows = []
-    for market, pair, idea_type, state, outcome, r, educator_outcome, settled_at in IDEAS:
+    for market, pair, idea_type, state, outcome, r, educator_outcome, settled_at in ideas:
         body = {"marketType": market, "orderType": "BUY", "ideaType": idea_type, "pair": pair, "timeFrame": tf,
                 "entry1": "100", "invalidationLevel": "90", "exit1": "110", "exit2": "120"}  # fmt: skip
-        created = await educator_a.post("/api/trade-ideas", json=body)
+        created = await educator.post("/api/trade-ideas", json=body)
         assert created.status_code in (200, 201), created.text
         idea = created.json()
         rows.append(
@@ -88,10 +87,16 @@ async def test_verified_figures_follow_the_record_filters(
                 educator_outcome=educator_outcome,
             )
         )
-    educator_id = int(idea["educatorId"])
     async with app.state.db.sessionmaker() as s, s.begin():
         s.add_all(rows)
     component_of(app, TrackRecordCache).drop_all()  # written behind the events' back
+    return int(idea["educatorId"])
+
+
+async def test_verified_figures_follow_the_record_filters(
+    app: FastAPI, educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, tf: str
+) -> None:
+    educator_id = await _publish_checked(app, educator_a, tf, IDEAS)
 
     # Only the time frame: I1-I7. Decided: I1 +2, I2 -1, I3 +1, I5 -1, I7 +1 (I4 not triggered: settled, no R).
     # Agreement: I2 differs, I3 and I5 agree.
@@ -115,3 +120,16 @@ async def test_verified_figures_follow_the_record_filters(
     assert await record(customer, educator_id, timeFrame=tf, ideaType="exchange") == figures(
         1, 0, 1, 0.0, -1.0, -1.0, 0, 0.0
     )
+
+
+async def test_a_manual_settlement_is_a_win_only_with_a_positive_r(
+    app: FastAPI, educator_b: httpx.AsyncClient, customer: httpx.AsyncClient, tf: str
+) -> None:
+    manual: list[tuple[Any, ...]] = [
+        ("Forex", "USD/JPY", "Leverage", "settled", "manual", 0.5, "manual", NOW),  # win, agrees
+        ("Forex", "AUD/USD", "Leverage", "settled", "manual", -0.25, "exit1", NOW),  # loss, differs
+        ("Forex", "EUR/GBP", "Leverage", "settled", "manual", None, None, NOW),  # loss without R
+    ]
+    educator_id = await _publish_checked(app, educator_b, tf, manual)
+    # Decided 3 (1 win); R 0.5 - 0.25 = 0.25 over the 2 with R; agreement 1 of the 2 with both verdicts.
+    assert await record(customer, educator_id, timeFrame=tf) == figures(3, 1, 2, 0.3333, 0.25, 0.12, 0, 0.5)
