@@ -3,8 +3,12 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Children, isValidElement, startTransition, useCallback, useEffect, useMemo, useRef, useState, type Key, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "./cn";
 
-/** Slides rendered before the carousel has measured itself: what the widest layout (3 per view) shows first. */
-const FIRST_SLIDES = 3;
+/**
+ * Slides rendered before the carousel has measured itself: what the layout shows first (3 per view from `lg`;
+ * below, 2 per view or one with the next peeking in). On a phone the third card was drawn out of view in the
+ * page's first, unsliceable commit: about a third of that commit's main-thread time (decision 0059).
+ */
+const firstSlides = () => (typeof window.matchMedia === "function" && !window.matchMedia("(min-width: 1024px)").matches ? 2 : 3);
 
 const navButton =
   "inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-full border border-line bg-card text-fg shadow transition-colors hover:bg-card-hover disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
@@ -33,6 +37,7 @@ export function Carousel({
   const slides = Children.toArray(children);
   const keys: Key[] = slides.map((slide, index) => (isValidElement(slide) && slide.key !== null ? slide.key : index));
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
+  const [first] = useState(firstSlides);
   // The same options object from render to render: embla's hook compares (and re-applies) them whenever it changes.
   const options = useMemo(() => ({ loop, align: "start", containScroll: loop ? false : "trimSnaps" }) as const, [loop]);
   const [attachViewport, embla] = useEmblaCarousel(options);
@@ -137,7 +142,7 @@ export function Carousel({
                 aria-label={`${index + 1} of ${slides.length}`}
                 className="min-w-0 shrink-0 grow-0 basis-[88%] pl-4 md:basis-1/2 lg:basis-1/3"
               >
-                {index < FIRST_SLIDES || shown.has(String(key)) ? slide : null}
+                {index < first || shown.has(String(key)) ? slide : null}
               </div>
             );
           })}
