@@ -21,7 +21,7 @@ from tradeideas.trackrecords import figures
 from tradeideas.trackrecords.cache import TrackRecordCache, Walk, record_key, summary_key
 from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, Tally, total_rows
 from tradeideas.trackrecords.models import TrackRecordTotal
-from tradeideas.trackrecords.service import RecordFilter, refresh_totals, track_record
+from tradeideas.trackrecords.service import RecordFilter, refresh_totals, track_record_json
 
 IDENTITY = {"marketType", "pair", "orderType", "ideaType", "timeFrame"}
 CRYPTO = {"pair": "BTC/USDT", "marketType": "Crypto", "entry1": "100", "invalidationLevel": "90", "exit1": "120"}
@@ -102,12 +102,11 @@ async def _recomputed(app: FastAPI, educator_id: int) -> dict[tuple[str, str], d
 
 
 async def _walked_afresh(app: FastAPI, customer: httpx.AsyncClient, educator_id: int, tf: str) -> dict[str, Any]:
+    """The record as sent, built by a cache that keeps nothing (so no kept walk either)."""
+    nothing_kept = TrackRecordCache(0, 60, live=lambda: True)
     async with app.state.db.sessionmaker() as s:
-        fresh, walk = await track_record(s, educator_id, RecordFilter(time_frame=tf))
-    curve = [
-        {"at": at.isoformat().replace("+00:00", "Z"), "cumulativeR": round(r, 2) + 0.0} for at, r in walk.book.curve
-    ]
-    data: dict[str, Any] = {**fresh.model_dump(mode="json", by_alias=True), "equityCurve": curve}
+        body = await track_record_json(s, nothing_kept, educator_id, RecordFilter(time_frame=tf))
+    data: dict[str, Any] = json.loads(body)
     return data
 
 

@@ -505,6 +505,10 @@ async def candles_for(db: AsyncSession, idea_id: int, now: datetime) -> CandlesO
 # ---------------------------------------------------------------- track records
 
 
+# An educator without a settled or unverifiable check: the counts of `verified_figures`, and no sum of R.
+NOTHING_COUNTED = (0, 0, 0, None, 0, 0, 0, 0)
+
+
 async def verified_figures(
     db: AsyncSession,
     educator_ids: Sequence[int],
@@ -556,9 +560,7 @@ async def verified_figures(
     counted = {row[0]: row[1:] for row in (await db.execute(stmt)).all()}
     out = {}
     for educator_id in educator_ids:
-        n_settled, wins, losses, sum_r, n_r, unverifiable, n_both, n_agree = counted.get(
-            educator_id, (0,) * 4 + (None,) + (0,) * 3
-        )
+        n_settled, wins, losses, sum_r, n_r, unverifiable, n_both, n_agree = counted.get(educator_id, NOTHING_COUNTED)
         decided = wins + losses
         total = round(sum_r or 0.0, 2) + 0.0
         figures = VerifiedFigures(

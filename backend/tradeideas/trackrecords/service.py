@@ -251,9 +251,7 @@ async def completed_ideas_csv(db: AsyncSession, educator_id: int) -> str:
             "" if r is None else f"{r:.2f}",
         ]
         # Spreadsheet formulas are never run from a cell of ours: a leading =, +, - or @ is quoted as text.
-        writer.writerow(
-            [f"'{c}" if isinstance(c, str) and c[:1] in FORMULA_STARTS and not _number(c) else c for c in cells]
-        )
+        writer.writerow([f"'{c}" if _formula(c) else c for c in cells])
     return out.getvalue()
 
 
