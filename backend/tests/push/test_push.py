@@ -382,6 +382,31 @@ async def test_two_workers_never_claim_the_same_delivery(app: FastAPI, push_serv
         await worker.start()
 
 
+async def test_a_claim_holds_only_the_deliveries_it_takes(app: FastAPI, push_service: FakePushService) -> None:
+    """While one worker's claim is uncommitted, another worker can take every row it did not take (PostgreSQL
+    once rescanned the claim's subquery per updated row, locking rows beyond the batch until commit)."""
+    worker = component_of(app, PushRuntime).worker
+    assert worker is not None
+    await worker.stop()
+    try:
+        user = await new_customer(app)
+        await add_subscription(app, user, push_service.browser("held"))
+        async with app.state.db.sessionmaker() as session, session.begin():
+            sub_id = (await session.execute(select(PushSubscription.id).order_by(PushSubscription.id.desc()))).scalar()
+            now = utcnow()
+            session.add_all(
+                PushDelivery(subscription_id=sub_id, payload={"n": i}, next_attempt_at=now, created_at=now)
+                for i in range(30)
+            )
+        async with app.state.db.sessionmaker() as first, first.begin():
+            taken = {c.id for c in await service.claim_due(first, 10, 60)}
+            async with app.state.db.sessionmaker() as second, second.begin():
+                rest = {c.id for c in await service.claim_due(second, 100, 60)}
+        assert len(taken) == 10 and len(rest) == 20 and not taken & rest
+    finally:
+        await worker.start()
+
+
 async def test_customer_cannot_send_test_pushes(customer: httpx.AsyncClient) -> None:
     r = await customer.post("/api/push/test", json={"kind": "test"})
     assert r.status_code == 403

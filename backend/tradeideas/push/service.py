@@ -276,11 +276,15 @@ async def claim_due(db: AsyncSession, limit: int, lease_seconds: float) -> list[
         .order_by(PushDelivery.next_attempt_at, PushDelivery.id)
         .limit(limit)
         .with_for_update(skip_locked=True)
+        # Run once: as a plain IN subquery PostgreSQL may rescan it for each row of the update (a nested loop),
+        # and each rescan locks the next unlocked rows, which this claim then holds without claiming them.
+        .cte("due")
+        .prefix_with("MATERIALIZED", dialect="postgresql")
     )
     claimed = await db.execute(
         update(PushDelivery)
         .where(
-            PushDelivery.id.in_(due.scalar_subquery()),
+            PushDelivery.id.in_(select(due.c.id)),
             PushDelivery.status.in_([DeliveryStatus.PENDING, DeliveryStatus.SENDING]),
             PushDelivery.next_attempt_at <= now,
         )
