@@ -187,6 +187,19 @@ async def completer(
         await asyncio.gather(*running)
 
 
+def worker_cpu_seconds(server_pid: int) -> list[float]:
+    """CPU seconds used so far by each uvicorn worker of the server (Linux /proc): how the load spread. The workers
+    share one listening socket, and the 16 connections opened at once may land mostly on one of them."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = []
+    for pid in Path(f"/proc/{server_pid}/task/{server_pid}/children").read_text().split():
+        if b"spawn_main" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+            continue  # multiprocessing's resource tracker
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        out.append((int(fields[11]) + int(fields[12])) / tick)  # utime + stime
+    return out
+
+
 def pct(values: list[float], p: int) -> float:
     return (
         statistics.quantiles(sorted(values), n=100, method="inclusive")[p - 1] * 1000
@@ -195,7 +208,7 @@ def pct(values: list[float], p: int) -> float:
     )
 
 
-async def run(port: int, args: argparse.Namespace) -> dict[str, object]:
+async def run(port: int, server_pid: int, args: argparse.Namespace) -> dict[str, object]:
     customer = login(port, "customer@example.com", "customer")
     educators = {i: login(port, f"educator{i}@example.com", "educator") for i in range(1, 8)}
     start = time.perf_counter()
@@ -205,7 +218,16 @@ async def run(port: int, args: argparse.Namespace) -> dict[str, object]:
     errors: list[int] = []
     completions: list[float] = []
     half = args.concurrency // 2
+    cpu: list[list[float]] = []
+
+    async def sample_cpu() -> None:
+        await asyncio.sleep(max(0.0, record_from - time.perf_counter()))
+        cpu.append(worker_cpu_seconds(server_pid))
+        await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+        cpu.append(worker_cpu_seconds(server_pid))
+
     await asyncio.gather(
+        sample_cpu(),
         *(reader(port, customer, LIST, stop_at, record_from, lists, errors) for _ in range(half)),
         *(
             reader(port, customer, ONE.format(id=1 + i % 7), stop_at, record_from, ones, errors)
@@ -219,6 +241,7 @@ async def run(port: int, args: argparse.Namespace) -> dict[str, object]:
         "rps": (len(lists) + len(ones)) / args.duration, "errors": len(errors),
         "completions": len(completions), "completion_p50_ms": pct(completions, 50),
         "completion_p99_ms": pct(completions, 99),
+        "worker_cpu_percent": [round(100 * (b - a) / args.duration) for a, b in zip(*cpu, strict=True)],
     }  # fmt: skip
 
 
@@ -249,7 +272,7 @@ def main() -> None:
     gc.collect()
     gc.disable()
     try:
-        result = asyncio.run(run(port, args))
+        result = asyncio.run(run(port, proc.pid, args))
     finally:
         gc.enable()
         proc.terminate()
