@@ -26,7 +26,7 @@ from tradeideas.core import metrics
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import register_components
 from tradeideas.core.errors import install_error_handlers
-from tradeideas.core.events import EventBus, committed_elsewhere
+from tradeideas.core.events import EventBus
 from tradeideas.core.fastlane import check_fast_routes
 from tradeideas.core.leader import Leader
 from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
@@ -130,7 +130,7 @@ def subscribe(
             records.drop_all()  # profiles are part of every record
 
     def educator_ideas_changed(event: idea_events.EducatorIdeaEvent) -> None:
-        records.drop_educator(event.educator_id, elsewhere=committed_elsewhere())
+        records.drop_educator(event.educator_id)
 
     # The ledger first: every change that shapes the record is appended in its own transaction, and the append
     # turn is taken before any other handler locks rows (the same lock order in every transaction).
@@ -158,7 +158,7 @@ def subscribe(
     def verifications_changed(events: Sequence[IdeaVerificationChanged]) -> None:
         ideas.drop_pages()
         for educator_id in {event.educator_id for event in events}:
-            records.drop_educator(educator_id, elsewhere=committed_elsewhere())
+            records.drop_educator(educator_id)
 
     bus.after_commit_batch(IdeaVerificationChanged, verifications_changed)
     bus.after_commit(IdeaStatusChanged, push.wake)
@@ -173,7 +173,7 @@ def subscribe(
     def taken_changed(event: desk_events.IdeaTakenChanged) -> None:
         if event.shown_changed:
             ideas.drop_pages()
-        records.drop_educator(event.educator_id, elsewhere=committed_elsewhere())
+        records.drop_educator(event.educator_id)
 
     bus.after_commit(desk_events.IdeaTakenChanged, taken_changed)
     # Unseen counts and NEW tags follow the markets and educators a customer hears about.
@@ -195,7 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     session_cache = SessionCache(cache_size, cache_age, lambda: broker.events_live)
     idea_cache = IdeaCache(cache_size, cache_age, lambda: broker.events_live)
     public_config = PublicConfigCache(cache_size > 0, cache_age, lambda: broker.events_live)
-    record_cache = TrackRecordCache(cache_size, cache_age, lambda: broker.events_live, db.sessionmaker)
+    record_cache = TrackRecordCache(cache_size, cache_age, lambda: broker.events_live)
     push = PushRuntime(db, settings)
     clock = Clock()
     leader = Leader(db, settings)  # background work that must run once runs in the process that leads
@@ -232,7 +232,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await price_poller.stop()
-            await record_cache.stop()
             await housekeeping.stop()
             await leader.stop()
             await push.stop()

@@ -12,13 +12,10 @@ on an `EventBus`:
 - `after_commit_batch(EventType, handler)`: the same, called once per batch of committed events (one
   transaction's in this process, one read of the outbox in the others) with those of that type: a background
   job that commits thousands of events at once (the price poller's round) drops a cache once, not per event.
-
-An after-commit handler can tell another process's events from this one's with `committed_elsewhere()`.
 """
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from contextvars import ContextVar
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -63,17 +60,6 @@ class DomainEvent(BaseModel):
 
 
 E = TypeVar("E", bound=DomainEvent)
-
-# True while after-commit handlers hear events another process committed (read from the outbox after its NOTIFY).
-_FROM_ELSEWHERE: ContextVar[bool] = ContextVar("events_from_elsewhere", default=False)
-
-
-def committed_elsewhere() -> bool:
-    """Whether the events an after-commit handler is hearing were committed by another process: a cache may then
-    keep serving what it served until the NOTIFY arrived, while this process's own changes must show at once."""
-    return _FROM_ELSEWHERE.get()
-
-
 DuringHandler = Callable[[AsyncSession, Any], Awaitable[None]]
 CommitHandler = Callable[[Any], None]
 BatchHandler = Callable[[Sequence[Any]], None]
@@ -166,14 +152,6 @@ class EventBus:
                 handler(matching)
             except Exception:
                 log.exception("after-commit batch handler of %s failed", ", ".join(sorted(tags)))
-
-    def delivered_batch(self, events: Sequence[DomainEvent]) -> None:
-        """Events another process committed, in order: as `committed_batch`, with `committed_elsewhere()` true."""
-        token = _FROM_ELSEWHERE.set(True)
-        try:
-            self.committed_batch(events)
-        finally:
-            _FROM_ELSEWHERE.reset(token)
 
     def local_commit(self, events: Sequence[tuple[int, DomainEvent]]) -> None:
         """This process committed these (outbox id, event) pairs: react at once, before its response leaves."""

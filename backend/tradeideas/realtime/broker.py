@@ -223,7 +223,7 @@ class Broker:
                 if domain_event is not None:
                     others.append(domain_event)
         if others:
-            self.bus.delivered_batch(others)
+            self.bus.committed_batch(others)
         for event in fresh:
             seq = position(event)
             EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))

@@ -4,35 +4,21 @@ An answer is exact until the ideas behind it change. `create_app` drops an educa
 educators list) on every idea change and record change of that educator, and everything when an educator's
 profile changes; this process hears its own events at commit, before its response leaves, other processes
 when PostgreSQL delivers the NOTIFY (see `core.cache` for what happens while it cannot).
-
-A change made in another process spoils the answers instead of dropping them (decision 0062): this process
-served them until the NOTIFY arrived, and goes on serving them while one build of the next runs in the
-background, so its readers never queue behind that build. A change this process committed drops them: its own
-next answer shows the change.
 """
 
 import asyncio
 import contextlib
-import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.cache import EventGuardedCache
 from tradeideas.trackrecords.figures import Book
 from tradeideas.trackrecords.statistics import Statistics
 
-log = logging.getLogger(__name__)
-
 Key = tuple[Hashable, ...]
 LIST_KEY: Key = ("list",)
-# Builds an answer with the session it is given: the request's, or a session of its own in the background.
-Build = Callable[[AsyncSession], Awaitable[bytes]]
-Sessions = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 
 
 def record_key(educator_id: int, filters: Hashable) -> Key:
@@ -65,12 +51,8 @@ class TrackRecordCache(EventGuardedCache):
     whole cache's generation still covers `drop_all` and `clear`). While ideas complete every fraction of a second,
     one generation for everything threw away nearly every build of every answer (bench/RESULTS.md)."""
 
-    def __init__(
-        self, maxsize: int, max_age_seconds: float, live: Callable[[], bool], sessions: Sessions | None = None
-    ) -> None:
+    def __init__(self, maxsize: int, max_age_seconds: float, live: Callable[[], bool]) -> None:
         super().__init__(maxsize, max_age_seconds, live)
-        # Where background builds get their sessions; without it every spoiled answer is built in the foreground.
-        self._sessions = sessions
         # Answers carry whole equity curves (up to one point per completed idea): keep fewer of them.
         self._answers: MutableMapping[Key, bytes] = self.store(maxsize // 10)
         # The last answer built for each key, with the generations it was built from: handed to the requests that
@@ -81,9 +63,6 @@ class TrackRecordCache(EventGuardedCache):
         self._walks: MutableMapping[Key, Walk] = self.store(maxsize // 10)
         # The educators the list shows, with their profiles: dropped with everything when a profile changes.
         self._educators: MutableMapping[str, list[PublicUser]] = self.store(1)
-        # Answers spoiled by another process's change, served while their next build runs in the background.
-        self._stale: MutableMapping[Key, bytes] = self.store(maxsize // 10)
-        self._refreshes: dict[Key, asyncio.Task[None]] = {}
         self._scopes: dict[Hashable, int] = {}
         # One lock per answer being built; gone when no request holds or awaits it.
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -91,19 +70,13 @@ class TrackRecordCache(EventGuardedCache):
     def generation_of(self, key: Key) -> tuple[int, int]:
         return self.generation, self._scopes.get(_scope(key), 0)
 
-    async def answer_or_build(self, key: Key, build: Build, db: AsyncSession) -> bytes:
-        """The cached answer, or one built now with `db`. Requests missing the same answer at once wait for the
-        first to build it rather than all building it (after every drop, several readers miss together); a request
-        that arrived after a drop the build missed builds again. An answer spoiled by another process's change is
-        served as it was while one build of the next runs in the background."""
+    async def answer_or_build(self, key: Key, build: Callable[[], Awaitable[bytes]]) -> bytes:
+        """The cached answer, or one built now. Requests missing the same answer at once wait for the first
+        to build it rather than all building it (after every drop, several readers miss together); a request
+        that arrived after a drop the build missed builds again."""
         body = self.answer(key)
         if body is not None:
             return body
-        stale = self._stale.get(key) if self.usable() and self._sessions is not None else None
-        if stale is not None:
-            if key not in self._refreshes:
-                self._refreshes[key] = asyncio.create_task(self._refresh(key, build))
-            return stale
         arrived = self.generation_of(key)
         async with self._building(key):
             body = self.answer(key)  # built by the request we waited for
@@ -112,41 +85,12 @@ class TrackRecordCache(EventGuardedCache):
             built = self._built.get(key) if self.usable() else None
             if built is not None and built[0] == arrived:
                 return built[1]  # built from data no older than this request
-            return await self._build(key, build, db)
-
-    async def _build(self, key: Key, build: Build, db: AsyncSession) -> bytes:
-        started = self.generation_of(key)
-        body = await build(db)
-        self.put(key, body, started)
-        if self.usable():
-            self._built[key] = (started, body)
+            started = self.generation_of(key)
+            body = await build()
+            self.put(key, body, started)
+            if self.usable():
+                self._built[key] = (started, body)
         return body
-
-    async def _refresh(self, key: Key, build: Build) -> None:
-        """Build a spoiled answer in the background, in a session of its own. When the build fails, the spoiled
-        answer is forgotten: the next request builds in the foreground (and reports what goes wrong)."""
-        assert self._sessions is not None
-        try:
-            async with self._building(key):
-                if self.answer(key) is None:
-                    async with self._sessions() as db:
-                        body = await self._build(key, build, db)
-                    if self.answer(key) is None and key in self._stale:
-                        # Overtaken by a newer change from elsewhere: not kept as exact, but newer than what is
-                        # served (while changes come faster than builds, readers still move forward).
-                        self._stale[key] = body
-        except Exception:
-            log.exception("building a track-record answer in the background failed")
-            self._stale.pop(key, None)
-        finally:
-            self._refreshes.pop(key, None)
-
-    async def stop(self) -> None:
-        """Cancel the background builds (the app is shutting down)."""
-        refreshes = list(self._refreshes.values())
-        for task in refreshes:
-            task.cancel()
-        await asyncio.gather(*refreshes, return_exceptions=True)
 
     @contextlib.asynccontextmanager
     async def _building(self, key: Key) -> AsyncIterator[None]:
@@ -179,30 +123,18 @@ class TrackRecordCache(EventGuardedCache):
     def put(self, key: Key, body: bytes, generation: tuple[int, int]) -> None:
         if self.usable() and generation == self.generation_of(key):
             self._answers[key] = body
-            self._stale.pop(key, None)
 
-    def drop_educator(self, educator_id: int | None, elsewhere: bool = False) -> None:
-        """Forget the list and this educator's records (everything when the educator is not known). A change
-        committed `elsewhere` (another process) spoils them instead: served until their next build is kept."""
+    def drop_educator(self, educator_id: int | None) -> None:
+        """Forget the list and this educator's records (everything when the educator is not known)."""
         if educator_id is None:
             self.drop_all()
             return
         for scope in ("list", educator_id):
             self._scopes[scope] = self._scopes.get(scope, 0) + 1
-
-        def shown(key: Key) -> bool:
-            return key == LIST_KEY or key[1] == educator_id
-
-        for key in [k for k in self._answers if shown(k)]:
-            body = self._answers.pop(key, None)
-            if elsewhere and body is not None:
-                self._stale[key] = body
-        if not elsewhere:  # answers spoiled earlier are older still
-            for key in [k for k in self._stale if shown(k)]:
-                self._stale.pop(key, None)
+        for key in [k for k in self._answers if k == LIST_KEY or k[1] == educator_id]:
+            self._answers.pop(key, None)
 
     def drop_all(self, _event: object = None) -> None:
         self.dropped()
         self._answers.clear()
-        self._stale.clear()
         self._educators.clear()

@@ -515,7 +515,7 @@ async def _listed_educators(db: AsyncSession, cache: TrackRecordCache) -> list[P
 async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes:
     """`track_records` as the JSON sent, from this process's cache when nothing changed since."""
 
-    async def build(db: AsyncSession) -> bytes:
+    async def build() -> bytes:
         educators = await _listed_educators(db, cache)
         # Each educator's summary is kept apart, under that educator's changes: after a completion only the
         # completing educator's is built again (its verified figures count every price-checked idea of theirs).
@@ -532,7 +532,7 @@ async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes
                 parts[summary.educator.id] = body
         return b"[" + b",".join(parts[e.id] for e in educators) + b"]"
 
-    return await cache.answer_or_build(LIST_KEY, build, db)
+    return await cache.answer_or_build(LIST_KEY, build)
 
 
 async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
@@ -540,10 +540,10 @@ async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_
 
     key = record_key(educator_id, f)
 
-    async def build(db: AsyncSession) -> bytes:
+    async def build() -> bytes:
         record, walk = await track_record(db, educator_id, f, cache.walk(key))
         if walk.rewrite_token is not None:  # a walk without one could never be extended
             cache.keep_walk(key, walk)
         return _with_curve(record, walk.book.curve)
 
-    return await cache.answer_or_build(key, build, db)
+    return await cache.answer_or_build(key, build)
