@@ -139,5 +139,5 @@ async def _followers(db: AsyncSession, password_hash: str) -> list[int]:
             )  # fmt: skip
     await db.flush()
     rows = await db.execute(select(User.email, User.id).where(User.email.in_(emails)))
-    ids = dict(rows.tuples().all())
+    ids: dict[str, int] = {email: user_id for email, user_id in rows}
     return [ids[email] for email in emails]

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tradeideas.ideas.models import IdeaStatus
+from tradeideas.trackrecords.statistics import rounded_r
 
 
 @dataclass(slots=True)
@@ -185,10 +186,6 @@ def _pick(choose: Any, a: float | None, b: float | None) -> float | None:
     return float(choose(a, b))
 
 
-def _r(value: float) -> float:
-    return round(value + 0.0, 2) + 0.0  # + 0.0: never "-0.0"
-
-
 def figures(tally: Tally, active: int, withdrawn: int) -> dict[str, Any]:
     """The public figures of a record (see `schemas.RecordFigures`)."""
     completed = tally.wins + tally.losses + tally.not_triggered
@@ -201,12 +198,12 @@ def figures(tally: Tally, active: int, withdrawn: int) -> dict[str, Any]:
         "losses": tally.losses,
         "not_triggered": tally.not_triggered,
         "win_rate": round(tally.wins / decided, 4) if decided else None,
-        "average_r": _r(tally.sum_r / tally.r_count) if tally.r_count else None,
-        "total_r": _r(tally.sum_r),
-        "profit_factor": _r(tally.gain_r / -tally.loss_r) if tally.loss_r < 0 else None,
-        "max_drawdown_r": _r(tally.drawdown_r),
-        "best_r": None if tally.best_r is None else _r(tally.best_r),
-        "worst_r": None if tally.worst_r is None else _r(tally.worst_r),
+        "average_r": rounded_r(tally.sum_r / tally.r_count) if tally.r_count else None,
+        "total_r": rounded_r(tally.sum_r),
+        "profit_factor": rounded_r(tally.gain_r / -tally.loss_r) if tally.loss_r < 0 else None,
+        "max_drawdown_r": rounded_r(tally.drawdown_r),
+        "best_r": None if tally.best_r is None else rounded_r(tally.best_r),
+        "worst_r": None if tally.worst_r is None else rounded_r(tally.worst_r),
         "deleted_after_publish": withdrawn,
     }
 

@@ -74,8 +74,9 @@ def t_quantile(p: float, df: float) -> float:
     return (low + high) / 2.0
 
 
-def _r(value: float) -> float:
-    return round(value + 0.0, 2) + 0.0  # + 0.0: never "-0.0"
+def rounded_r(value: float) -> float:
+    """An R figure as shown: two decimals, never "-0.0"."""
+    return round(value + 0.0, 2) + 0.0
 
 
 @dataclass(slots=True)
@@ -132,16 +133,16 @@ class Statistics:
         if n < 2:
             return None
         half = t_quantile(0.975, n - 1) * math.sqrt(self.m2 / (n - 1)) / math.sqrt(n)
-        return [_r(self.mean - half), _r(self.mean + half)]
+        return [rounded_r(self.mean - half), rounded_r(self.mean + half)]
 
     def values(self) -> dict[str, Any]:
         """The figures as `schemas.RecordStatistics` names them."""
         n = self.decided
         return {
             "decided": n,
-            "expectancy_r": _r(self.mean) if n else None,
-            "profit_factor": _r(self.gain / -self.loss) if self.loss < 0 else None,
-            "max_drawdown_r": _r(self.drawdown),
+            "expectancy_r": rounded_r(self.mean) if n else None,
+            "profit_factor": rounded_r(self.gain / -self.loss) if self.loss < 0 else None,
+            "max_drawdown_r": rounded_r(self.drawdown),
             "longest_win_streak": self.longest_win,
             "longest_loss_streak": self.longest_loss,
             "average_holding_hours": round(self.holding_seconds / n / 3600.0, 1) if n else None,
