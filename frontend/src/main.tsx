@@ -4,7 +4,6 @@ import { BrowserRouter } from "react-router";
 import { Providers } from "./app/providers";
 import { registerOfflineWrites, startFromBrowserConnection } from "./app/offlineWrites";
 import { createQueryClient } from "./app/queryClient";
-import { persister } from "./app/persist";
 import { AppRoutes, preloadFirstScreen } from "./app/router";
 import { appConfigQueryOptions } from "./features/auth/useAppConfig";
 import { startPwa } from "./features/pwa/registerServiceWorker";
@@ -15,8 +14,6 @@ applyTheme(readTheme());
 startPwa();
 
 startFromBrowserConnection();
-// The kept cache is read while the first screen's code and data download, so that restoring ends before the page renders.
-persister.startRestore();
 const queryClient = createQueryClient();
 registerOfflineWrites(queryClient);
 const root = document.getElementById("root");

@@ -20,7 +20,7 @@ const WRITE_DELAY_MS = 200;
 /** The persister, and a way to start reading the kept cache before anything asks for it. */
 export type IdbPersister = Persister & {
   /**
-   * Starts reading the kept cache now (at startup, before React renders); the next `restoreClient` returns that read.
+   * Starts reading the kept cache now (when the first screen is a market page, before React renders); the next `restoreClient` returns that read.
    * PersistQueryClientProvider asks only in the effects of its first commit, and its answer (the end of restoring)
    * is an update that cannot be rendered in slices: arriving while the page is being rendered in a transition, it
    * threw that render away and rendered the whole page again in one long task (decision 0063).
