@@ -9,6 +9,7 @@ import { ideaEventHandlers } from "../features/ideas/realtime";
 import { trackRecordEventHandlers } from "../features/trackrecords/realtime";
 import { RealtimeConnection } from "../features/realtime/RealtimeConnection";
 import { combineHandlers } from "../lib/realtime";
+import { useWhenIdle } from "../lib/whenIdle";
 
 /** Each feature's reactions to server events, in one dispatch table. */
 const realtimeHandlers = combineHandlers(ideaEventHandlers, chatEventHandlers, trackRecordEventHandlers, deskEventHandlers);
@@ -21,9 +22,11 @@ export function SignedIn({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
   // The stream was refused: maybe the session ended, so ask who is signed in.
   const onGaveUp = useCallback(() => void queryClient.refetchQueries({ queryKey: currentUserQueryKey }), [queryClient]);
+  // The stream opens once the first screen has been painted (lib/whenIdle), not in the effects of its first commit.
+  const streaming = useWhenIdle();
   return (
     <>
-      <RealtimeConnection viewer={{ id: user.id, role: user.role }} handlers={realtimeHandlers} onGaveUp={onGaveUp} />
+      {streaming ? <RealtimeConnection viewer={{ id: user.id, role: user.role }} handlers={realtimeHandlers} onGaveUp={onGaveUp} /> : null}
       {user.role === "customer" ? <PushPrompt /> : null}
     </>
   );

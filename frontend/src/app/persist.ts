@@ -17,11 +17,23 @@ const BUSTER = "2026-11-26";
 /** After a write, further changes wait this long and are written together (a burst of cache events costs one). */
 const WRITE_DELAY_MS = 200;
 
+/** The persister, and a way to start reading the kept cache before anything asks for it. */
+export type IdbPersister = Persister & {
+  /**
+   * Starts reading the kept cache now (when the first screen is a market page, before React renders); the next `restoreClient` returns that read.
+   * PersistQueryClientProvider asks only in the effects of its first commit, and its answer (the end of restoring)
+   * is an update that cannot be rendered in slices: arriving while the page is being rendered in a transition, it
+   * threw that render away and rendered the whole page again in one long task (decision 0063).
+   */
+  startRestore: () => void;
+};
+
 /**
  * TanStack Query's persister over IndexedDB with idb-keyval, as TanStack's persistQueryClient documentation builds
  * it; writes are coalesced so a burst of cache events costs one structured clone, and the last one always lands.
  */
-export function createIdbPersister(key: IDBValidKey = PERSIST_KEY): Persister {
+export function createIdbPersister(key: IDBValidKey = PERSIST_KEY): IdbPersister {
+  let early: Promise<PersistedClient | undefined> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let latest: PersistedClient | undefined;
   let keptWrites = false;
@@ -47,8 +59,18 @@ export function createIdbPersister(key: IDBValidKey = PERSIST_KEY): Persister {
         timer = urgent ? undefined : setTimeout(() => (latest ? flush() : (timer = undefined)), WRITE_DELAY_MS);
       }
     },
-    restoreClient: () => get<PersistedClient>(key),
+    startRestore: () => {
+      early ??= get<PersistedClient>(key);
+      // Read again by restoreClient if this read failed; the provider handles that one's failure.
+      early.catch(() => undefined);
+    },
+    restoreClient: () => {
+      const read = early ?? get<PersistedClient>(key);
+      early = undefined;
+      return read;
+    },
     removeClient: () => {
+      early = undefined;
       clearTimeout(timer);
       timer = undefined;
       latest = undefined;

@@ -13,6 +13,7 @@ import { usePrefetchQuery, type QueryClient } from "@tanstack/react-query";
 import { unseenCountsQueryOptions } from "../features/ideas/useUnseenCounts";
 import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator } from "./guards";
 import { loadCustomerExtras } from "./ideaExtras";
+import { persister } from "./persist";
 import { DocumentTitle, RootLayout, type RouteHandle } from "./layouts";
 import { WithSession } from "./session";
 
@@ -208,6 +209,9 @@ export const routes: RouteObject[] = [
 export function preloadFirstScreen(client: QueryClient, pathname = window.location.pathname) {
   const market = /^\/customer\/(forex|crypto)\/?$/.exec(pathname)?.[1] as Market | undefined;
   if (market) {
+    // The kept cache is read while the page's code and data download, so that restoring ends before the page
+    // renders instead of interrupting its render (decision 0063).
+    persister.startRestore();
     void client.prefetchQuery(currentUserQueryOptions);
     void client.prefetchQuery(activeIdeasQueryOptions(market));
     void loadMarketDashboard().catch(() => undefined);

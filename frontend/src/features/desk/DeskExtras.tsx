@@ -1,6 +1,7 @@
 import { Badge } from "../../components/Badge";
 import { WriteStatus } from "../../components/WriteStatus";
 import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
+import { useWhenIdle } from "../../lib/whenIdle";
 import { CopyAllLevels } from "./CopyAllLevels";
 import { PositionSizePanel } from "./PositionSizePanel";
 import { TakeTradeDialog } from "./TakeTradeDialog";
@@ -9,10 +10,15 @@ import { createJournalEntryKey, type JournalCreateWrite } from "./useCreateJourn
 import { useTakenEntries } from "./useJournal";
 import { useSizing } from "./useSizing";
 
-/** The customer's desk on an idea card: position size, copy all levels, "I took this" and the "Taken" marker. */
+/**
+ * The customer's desk on an idea card: position size, copy all levels, "I took this" and the "Taken" marker. The
+ * customer's risk settings and journal are asked for once the page has been painted (lib/whenIdle): the panel and
+ * the buttons are drawn with the card, the size and the marker fill in when the answers arrive.
+ */
 export function DeskExtras({ idea }: { idea: Idea }) {
-  const sizing = useSizing(idea);
-  const takenEntryId = useTakenEntries().get(idea.id) ?? null;
+  const ready = useWhenIdle();
+  const sizing = useSizing(idea, ready);
+  const takenEntryId = useTakenEntries(ready).get(idea.id) ?? null;
   const taken = takenEntryId !== null;
   // A closed or invalidated idea is a record, not a trade to take.
   const open = idea.status === "active" || idea.status === "pending";

@@ -17,9 +17,10 @@ export function useJournal(enabled = true) {
 }
 
 /** Idea id → the newest journal entry for it (the cards' "Taken" marker and "open the existing one"). */
-export function useTakenEntries(): ReadonlyMap<number, number> {
+export function useTakenEntries(enabled = true): ReadonlyMap<number, number> {
   const { data } = useQuery({
     ...journalQueryOptions,
+    enabled,
     // Entries come newest first: the first one seen for an idea is its newest.
     select: (journal) => {
       const taken = new Map<number, number>();

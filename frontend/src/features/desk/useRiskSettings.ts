@@ -11,6 +11,6 @@ export const riskSettingsQueryOptions = queryOptions({
   staleTime: Infinity, // changes only through this app, which updates the cache
 });
 
-export function useRiskSettings() {
-  return useQuery(riskSettingsQueryOptions);
+export function useRiskSettings(enabled = true) {
+  return useQuery({ ...riskSettingsQueryOptions, enabled });
 }

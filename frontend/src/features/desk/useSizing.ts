@@ -21,8 +21,8 @@ export type SizingState = {
  * the customer typed here, else the price feed's latest (when a feed is configured and has one), else the rate this
  * device remembers for that currency pair; with none of them the panel asks for it.
  */
-export function useSizing(idea: Idea): SizingState {
-  const { data: settings } = useRiskSettings();
+export function useSizing(idea: Idea, enabled = true): SizingState {
+  const { data: settings } = useRiskSettings(enabled);
   const rateCurrency = settings ? rateNeeded(idea.pair, settings.accountCurrency) : null;
   const [typed, setTyped] = useState<Record<string, string>>({});
   const { data: feed } = useConversionRate(rateCurrency, settings?.accountCurrency);

@@ -4,6 +4,7 @@ import { Button } from "../../components/Button";
 import { cn } from "../../components/cn";
 import { Logo } from "../../components/Logo";
 import { Menu, type MenuEntry } from "../../components/Menu";
+import { useWhenIdle } from "../../lib/whenIdle";
 import { ThemeToggle } from "../../components/ThemeToggle";
 import type { Market } from "../../lib/session";
 import { NotificationSettingsDialog } from "./NotificationSettingsDialog";
@@ -16,9 +17,12 @@ const navClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "bg-emerald-500/15 text-emerald-600 dark:text-emerald-300" : "text-muted hover:bg-card-hover hover:text-fg",
   );
 
-/** The bell with the unseen total across markets, from its own subscription (the header does not re-render when it arrives). */
+/**
+ * The bell with the unseen total across markets, from its own subscription (the header does not re-render when it
+ * arrives); asked for once the page has been painted (lib/whenIdle).
+ */
 function CountingBell() {
-  const unseen = useUnseenCounts();
+  const unseen = useUnseenCounts(useWhenIdle());
   return <UnseenBell count={unseen.data?.total} failed={unseen.isError} />;
 }
 

@@ -11,6 +11,7 @@ import { Select } from "../../components/Select";
 import { Switch } from "../../components/Switch";
 import { WriteStatus } from "../../components/WriteStatus";
 import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
+import { useWhenIdle } from "../../lib/whenIdle";
 import { MARKET_LABEL } from "../../lib/session";
 import type { NotificationSettings } from "./types";
 import { useEducatorNames } from "./useEducatorNames";
@@ -65,8 +66,10 @@ function SwitchRow({ id, label, checked, disabled, onChange }: { id: string; lab
  */
 export function NotificationSettingsDialog() {
   const id = useId();
-  const settings = useNotificationSettings();
-  const names = useEducatorNames();
+  // Not part of the first paint (the dialog is closed): asked for once the page has been painted (lib/whenIdle).
+  const ready = useWhenIdle();
+  const settings = useNotificationSettings(ready);
+  const names = useEducatorNames(ready);
   const save = useUpdateNotificationSettings();
   const test = useSendTestNotification();
   const kept = latestWrite(useKeptWrites<NotificationSettings>(updateNotificationSettingsKey, () => true));

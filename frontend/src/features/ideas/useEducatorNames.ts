@@ -12,6 +12,6 @@ export const educatorNamesQueryOptions = queryOptions({
   staleTime: 10 * 60 * 1000,
 });
 
-export function useEducatorNames() {
-  return useQuery(educatorNamesQueryOptions);
+export function useEducatorNames(enabled = true) {
+  return useQuery({ ...educatorNamesQueryOptions, enabled });
 }
