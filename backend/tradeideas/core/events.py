@@ -93,8 +93,12 @@ class EventBus:
         self._during: dict[str, list[DuringHandler]] = {}
         self._after: dict[str, list[CommitHandler]] = {}
         self._after_batch: list[tuple[frozenset[str], BatchHandler]] = []
-        # Told the outbox ids this process committed itself (the broker then skips them when they come back).
+        # Told the outbox ids this process committed itself, at commit.
         self.local_ids_listeners: list[Callable[[Sequence[int]], None]] = []
+        # Told the outbox ids this process records, before their transaction commits (True), and those whose
+        # transaction rolled back (False): the broker skips its own events when it reads them back, even when it
+        # reads them before the commit hook has run.
+        self.own_ids_listeners: list[Callable[[Sequence[int], bool], None]] = []
 
     def _tags(self, event_types: type[DomainEvent] | Sequence[type[DomainEvent]]) -> list[str]:
         classes = [event_types] if isinstance(event_types, type) else list(event_types)
@@ -152,6 +156,16 @@ class EventBus:
                 handler(matching)
             except Exception:
                 log.exception("after-commit batch handler of %s failed", ", ".join(sorted(tags)))
+
+    def recorded(self, event_ids: Sequence[int]) -> None:
+        """This process wrote these outbox rows in a transaction not committed yet."""
+        for listener in self.own_ids_listeners:
+            listener(event_ids, True)
+
+    def rolled_back(self, event_ids: Sequence[int]) -> None:
+        """The transaction that wrote these outbox rows rolled back: they never existed."""
+        for listener in self.own_ids_listeners:
+            listener(event_ids, False)
 
     def local_commit(self, events: Sequence[tuple[int, DomainEvent]]) -> None:
         """This process committed these (outbox id, event) pairs: react at once, before its response leaves."""

@@ -77,10 +77,13 @@ class Broker:
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._undo_exit_hook: Callable[[], None] = lambda: None
-        self._heard_at_commit: set[int] = set()  # row ids (not positions) of this process's own events
+        # Row ids (not positions) of this process's own events, which it hears at commit (`EventBus.local_commit`):
+        # added when written, so that a row read back before the commit hook has run is not heard twice.
+        self._heard_at_commit: set[int] = set()
         # Called when events from other processes stop or resume reaching this one (caches then drop all).
         self.live_listeners: list[Callable[[bool], None]] = []
         self.reconnects = 0
+        bus.own_ids_listeners.append(self._on_own_ids)
         bus.local_ids_listeners.append(self._on_local_commit)
         self._sessions_to_check: set[int] = set()  # users whose streams' sessions may have ended
         self._check_sessions = asyncio.Event()
@@ -113,11 +116,16 @@ class Broker:
             except Exception:
                 log.exception("live listener failed")
 
-    def _on_local_commit(self, event_ids: Sequence[int]) -> None:
+    def _on_own_ids(self, event_ids: Sequence[int], kept: bool) -> None:
         for event_id in event_ids:
-            if len(self._heard_at_commit) > RECENT_IDS:  # never loaded back (cannot happen, but stay bounded)
+            if not kept:
+                self._heard_at_commit.discard(event_id)
+                continue
+            if len(self._heard_at_commit) > RECENT_IDS:  # rows never loaded back nor rolled back: stay bounded
                 self._heard_at_commit.clear()
             self._heard_at_commit.add(event_id)
+
+    def _on_local_commit(self, _event_ids: Sequence[int]) -> None:
         if not self.is_postgres:
             self._notify_threadsafe()  # SQLite has no NOTIFY: load and stream them now
 

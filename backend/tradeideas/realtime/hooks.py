@@ -24,6 +24,11 @@ def bus_of(db: AsyncSession) -> EventBus | None:
 
 def after_commit(db: AsyncSession, event_id: int, domain_event: DomainEvent) -> None:
     db.info.setdefault(_MARKS, []).append((event_id, domain_event))
+    bus = bus_of(db)
+    if bus is not None:
+        # Known as this process's own before the commit: the broker may read the row back from the outbox (woken by
+        # the NOTIFY that the commit sends) before the committing code resumes and runs the hook below.
+        bus.recorded([event_id])
 
 
 @event.listens_for(Session, "after_commit")
@@ -41,4 +46,7 @@ def _run_after_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _drop_marks(session: Session, *_: Any) -> None:
-    session.info.pop(_MARKS, None)
+    marks: list[tuple[int, DomainEvent]] | None = session.info.pop(_MARKS, None)
+    bus = session.info.get(BUS_KEY)
+    if marks and isinstance(bus, EventBus):
+        bus.rolled_back([event_id for event_id, _ in marks])  # SQLite may give these ids to later rows
