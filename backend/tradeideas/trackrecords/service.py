@@ -54,7 +54,7 @@ from tradeideas.trackrecords.schemas import (
     TrackRecord,
     TrackRecordSummary,
 )
-from tradeideas.trackrecords.statistics import Statistics
+from tradeideas.trackrecords.statistics import Statistics, rounded_r
 
 EDUCATOR_NOT_FOUND = "Educator not found"
 SUMMARY = TypeAdapter(TrackRecordSummary)
@@ -350,7 +350,7 @@ async def _open_and_withdrawn(db: AsyncSession, educator_ids: Sequence[int], f: 
 
 def _curve(points: Sequence[tuple[datetime, float]]) -> list[CurvePoint]:
     # Built from stored points of known types: no validation (a few hundred points per record, on every rebuild).
-    return [CurvePoint.model_construct(at=at, cumulative_r=round(r, 2) + 0.0) for at, r in points]
+    return [CurvePoint.model_construct(at=at, cumulative_r=rounded_r(r)) for at, r in points]
 
 
 async def _open_and_withdrawn_totals(db: AsyncSession, educator_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
@@ -498,7 +498,7 @@ def _with_curve(record: TrackRecord, curve: list[Point]) -> bytes:
     """The record as JSON, its curve encoded straight from the points: thousands of them, one model each
     would cost more than the rest of the answer (`at` as pydantic writes it: ISO 8601 ending in Z)."""
     data = record.model_dump(mode="json", by_alias=True)
-    data["equityCurve"] = [{"at": at, "cumulativeR": round(r, 2) + 0.0} for at, r in curve]
+    data["equityCurve"] = [{"at": at, "cumulativeR": rounded_r(r)} for at, r in curve]
     return orjson.dumps(data, option=orjson.OPT_UTC_Z)
 
 
