@@ -75,14 +75,23 @@ from tradeideas.settings import Settings, get_settings
 from tradeideas.system.router import PublicConfigCache, metrics_router
 from tradeideas.system.router import router as system_router
 from tradeideas.trackrecords import service as track_records
-from tradeideas.trackrecords.cache import TrackRecordCache
+from tradeideas.trackrecords.cache import FOLLOWERS, PARTS, VERIFIED, TrackRecordCache
+from tradeideas.trackrecords.router import fast as track_records_fast_router
 from tradeideas.trackrecords.router import router as track_records_router
 
 # The composition root: every router, included in this order (FastAPI matches routes first to last, so the
 # busiest, the idea lists and the event stream, come first). A new domain adds its router here.
 ROUTERS = [ideas_fast_router, ideas_router, realtime_router, system_router, auth_router]
 ROUTERS += [chat_router, profiles_router, notifications_router]
-ROUTERS += [media_router, media_files_router, push_router, track_records_router, desk_router, prices_router]
+ROUTERS += [
+    media_router,
+    media_files_router,
+    push_router,
+    track_records_fast_router,
+    track_records_router,
+    desk_router,
+    prices_router,
+]
 ROUTERS += [admin_router, admin_links_router, proof_router, metrics_router]
 
 # Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
@@ -130,7 +139,9 @@ def subscribe(
             records.drop_all()  # profiles are part of every record
 
     def educator_ideas_changed(event: idea_events.EducatorIdeaEvent) -> None:
-        records.drop_educator(event.educator_id)
+        # A deleted idea takes its price check and its members' "taken" sums with it (cascades, no event of theirs).
+        gone = isinstance(event, (IdeaDeleted, IdeaWithdrawn))
+        records.drop_educator(event.educator_id, PARTS if gone else ())
 
     # The ledger first: every change that shapes the record is appended in its own transaction, and the append
     # turn is taken before any other handler locks rows (the same lock order in every transaction).
@@ -158,7 +169,7 @@ def subscribe(
     def verifications_changed(events: Sequence[IdeaVerificationChanged]) -> None:
         ideas.drop_pages()
         for educator_id in {event.educator_id for event in events}:
-            records.drop_educator(educator_id)
+            records.drop_educator(educator_id, [VERIFIED])
 
     bus.after_commit_batch(IdeaVerificationChanged, verifications_changed)
     bus.after_commit(IdeaStatusChanged, push.wake)
@@ -173,7 +184,7 @@ def subscribe(
     def taken_changed(event: desk_events.IdeaTakenChanged) -> None:
         if event.shown_changed:
             ideas.drop_pages()
-        records.drop_educator(event.educator_id)
+        records.drop_educator(event.educator_id, [FOLLOWERS])
 
     bus.after_commit(desk_events.IdeaTakenChanged, taken_changed)
     # Unseen counts and NEW tags follow the markets and educators a customer hears about.

@@ -35,7 +35,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
-from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql import ClauseElement, Subquery
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.sqltypes import NullType
 from sqlalchemy.util import greenlet_spawn
@@ -339,6 +339,15 @@ def id_in(column: ColumnElement[int], name: str, dialect: str) -> ColumnElement[
     if dialect == "postgresql":
         return column == any_(ids)
     return column.in_(select(literal_column("value", Integer)).select_from(func.json_each(ids)))
+
+
+def id_rows(name: str, dialect: str) -> Subquery:
+    """The ids bound as `name` as rows of one column, `id` (to join or correlate with): `unnest(array)` on
+    PostgreSQL, `json_each(...)` on SQLite."""
+    ids = bindparam(name, type_=_IdList())
+    if dialect == "postgresql":
+        return select(func.unnest(ids).label("id")).subquery()
+    return select(literal_column("value", Integer).label("id")).select_from(func.json_each(ids)).subquery()
 
 
 class NamedRow(Protocol):

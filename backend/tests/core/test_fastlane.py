@@ -148,11 +148,15 @@ def test_a_fast_router_included_with_dependencies_stops_the_app_from_starting() 
         check_fast_routes(app)
 
 
-def test_the_app_declares_one_fast_route_and_every_other_is_plain_fastapi(settings: Settings) -> None:
-    """The customers' page of ideas is the fast lane (decision 0054; the README's route table says so); every
-    other route is FastAPI's own, with FastAPI's handler."""
+def test_the_app_declares_its_fast_routes_and_every_other_is_plain_fastapi(settings: Settings) -> None:
+    """The customers' page of ideas and the track records are the fast lane (decisions 0054 and 0062; the README's
+    route table says so); every other route is FastAPI's own, with FastAPI's handler."""
     app = create_app(settings)
-    assert check_fast_routes(app) == ["GET /api/trade-ideas"]
+    assert check_fast_routes(app) == [
+        "GET /api/trade-ideas",
+        "GET /api/educators/track-records",
+        "GET /api/educators/{educator_id:int}/track-record",
+    ]
     for context in iter_route_contexts(app.router.routes):
         route = context.original_route
         if isinstance(route, APIRoute) and not isinstance(route, FastRoute):

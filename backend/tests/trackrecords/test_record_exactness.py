@@ -5,8 +5,8 @@ import csv
 import io
 import json
 import random
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -16,12 +16,21 @@ from sqlalchemy import select
 from tests.trackrecords.test_track_records_api import FIGURES, buy, complete, record
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
+from tradeideas.desk.service import Followers
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.prices.models import IdeaVerification
+from tradeideas.prices.schemas import VerifiedFigures
 from tradeideas.trackrecords import figures
-from tradeideas.trackrecords.cache import TrackRecordCache, Walk, record_key, summary_key
+from tradeideas.trackrecords.cache import FOLLOWERS, VERIFIED, TrackRecordCache, Walk, part_key, record_key, summary_key
 from tradeideas.trackrecords.figures import STORED_GROUPINGS, Book, Tally, total_rows
 from tradeideas.trackrecords.models import TrackRecordTotal
-from tradeideas.trackrecords.service import RecordFilter, refresh_totals, track_record_json
+from tradeideas.trackrecords.service import (
+    RecordFilter,
+    followers_of,
+    refresh_totals,
+    track_record_json,
+    verified_of,
+)
 
 IDENTITY = {"marketType", "pair", "orderType", "ideaType", "timeFrame"}
 CRYPTO = {"pair": "BTC/USDT", "marketType": "Crypto", "entry1": "100", "invalidationLevel": "90", "exit1": "120"}
@@ -104,8 +113,7 @@ async def _recomputed(app: FastAPI, educator_id: int) -> dict[tuple[str, str], d
 async def _walked_afresh(app: FastAPI, customer: httpx.AsyncClient, educator_id: int, tf: str) -> dict[str, Any]:
     """The record as sent, built by a cache that keeps nothing (so no kept walk either)."""
     nothing_kept = TrackRecordCache(0, 60, live=lambda: True)
-    async with app.state.db.sessionmaker() as s:
-        body = await track_record_json(s, nothing_kept, educator_id, RecordFilter(time_frame=tf))
+    body = await track_record_json(app.state.db, nothing_kept, educator_id, RecordFilter(time_frame=tf))
     data: dict[str, Any] = json.loads(body)
     return data
 
@@ -267,3 +275,83 @@ async def test_the_educators_list_builds_again_only_the_summary_of_the_educator_
     await complete(educator_b, await buy(educator_b, tf), status="unsuccessful")  # now educator 2 changed
     listed = {s["educator"]["id"]: s for s in (await customer.get("/api/educators/track-records")).json()}
     assert (listed[2]["wins"], listed[2]["losses"]) == (by_id[2]["wins"], by_id[2]["losses"] + 1)
+
+
+async def _summary(customer: httpx.AsyncClient, educator_id: int) -> dict[str, Any]:
+    listed = (await customer.get("/api/educators/track-records")).json()
+    found: dict[str, Any] = next(s for s in listed if s["educator"]["id"] == educator_id)
+    return found
+
+
+async def _counted_afresh(app: FastAPI, educator_id: int) -> dict[str, Any]:
+    """The summary's verified figures and followers as the database counts them now (no cache)."""
+    async with app.state.db.sessionmaker() as s:
+        (verified, agreement), followers = (
+            (await verified_of(s, [educator_id]))[educator_id],
+            (await followers_of(s, [educator_id]))[educator_id],
+        )
+    return {
+        "verified": verified.model_dump(mode="json", by_alias=True),
+        "agreementRate": agreement,
+        "followersCount": followers.members,
+        "followersAverageR": followers.average_r,
+    }
+
+
+def _shown(summary: dict[str, Any]) -> dict[str, Any]:
+    return {k: summary[k] for k in ("verified", "agreementRate", "followersCount", "followersAverageR")}
+
+
+async def test_a_completion_reuses_the_verified_figures_and_followers_and_their_own_changes_count_them_again(
+    app: FastAPI, educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, tf: str
+) -> None:
+    cache = component_of(app, TrackRecordCache)
+    checked, plain, other, gone = [await buy(educator_a, tf) for _ in range(4)]
+    async with app.state.db.sessionmaker() as s, s.begin():
+        s.add(
+            IdeaVerification(
+                idea_id=checked["id"], educator_id=1, feed="oanda", symbol="EURUSD", state="settled", done=True,
+                outcome="exit1", r_multiple=2.0, settled_at=datetime.now(UTC), receipts=[], progress={}, levels={},
+                published_at=datetime.now(UTC), levels_fixed=True, educator_outcome=None,
+            )
+        )  # fmt: skip
+    cache.drop_all()  # written behind the events' back
+    assert _shown(await _summary(customer, 1)) == await _counted_afresh(app, 1)
+
+    def mark() -> None:
+        """Markers only the kept parts carry: a thousand more settled checks and followers than there are."""
+        key = part_key(VERIFIED, 1)
+        figures_, agreement = cast(tuple[VerifiedFigures, float | None], cache.part(key))
+        cache.keep_part(key, (figures_.model_copy(update={"settled": figures_.settled + 1000}), agreement),
+                        cache.generation_of(key))  # fmt: skip
+        key = part_key(FOLLOWERS, 1)
+        followers = cast(Followers, cache.part(key))
+        cache.keep_part(key, followers._replace(members=followers.members + 1000), cache.generation_of(key))
+
+    afresh = await _counted_afresh(app, 1)
+    mark()
+    await complete(educator_a, plain, status="successful")  # no price check of its own: neither part changes
+    after = await _summary(customer, 1)
+    assert after["wins"] >= 1 and after["verified"]["settled"] == afresh["verified"]["settled"] + 1000
+    assert after["followersCount"] == afresh["followersCount"] + 1000
+
+    await complete(educator_a, checked, status="successful")  # the educator's call beside a checked idea
+    after = await _summary(customer, 1)
+    assert after["verified"] == (await _counted_afresh(app, 1))["verified"], "verified figures counted again"
+    assert after["agreementRate"] == (await _counted_afresh(app, 1))["agreementRate"]
+    assert after["followersCount"] == afresh["followersCount"] + 1000, "followers still kept"
+
+    mark()
+    taken = await customer.post("/api/me/journal", json={"ideaId": other["id"], "fillPrice": 100, "size": 1})
+    assert taken.status_code == 201, taken.text
+    after = await _summary(customer, 1)
+    assert after["followersCount"] == (await _counted_afresh(app, 1))["followersCount"], "followers counted again"
+    assert after["verified"]["settled"] == afresh["verified"]["settled"] + 1000, "verified figures still kept"
+
+    mark()
+    assert (await educator_a.delete(f"/api/trade-ideas/{gone['id']}")).status_code == 204
+    assert _shown(await _summary(customer, 1)) == await _counted_afresh(app, 1), "a deletion counts both again"
+    entries = (await customer.get("/api/me/journal")).json()["entries"]
+    for entry in entries:
+        if entry.get("ideaId") == other["id"]:
+            assert (await customer.delete(f"/api/me/journal/{entry['id']}")).status_code == 204

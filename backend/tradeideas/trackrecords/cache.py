@@ -9,7 +9,7 @@ when PostgreSQL delivers the NOTIFY (see `core.cache` for what happens while it 
 import asyncio
 import contextlib
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, MutableMapping
 from dataclasses import dataclass
 
 from tradeideas.auth.schemas import PublicUser
@@ -30,6 +30,18 @@ def summary_key(educator_id: int) -> Key:
     return ("summary", educator_id)
 
 
+# The parts of a summary that only some changes touch, kept apart under their own generations: the price checks'
+# verdicts (`VERIFIED`) change with price checks (and an educator's call on a checked idea), the followers
+# (`FOLLOWERS`) with journal entries; a completion touches neither, and the summary built after it reuses both.
+VERIFIED = "verified"
+FOLLOWERS = "followers"
+PARTS = (VERIFIED, FOLLOWERS)
+
+
+def part_key(part: str, educator_id: int) -> Key:
+    return (part, educator_id)
+
+
 @dataclass(frozen=True, slots=True)
 class Walk:
     """One educator's closed ideas that a filtered record counts, walked in closing order, and the rewrite of the
@@ -41,8 +53,10 @@ class Walk:
 
 
 def _scope(key: Key) -> Hashable:
-    """What an answer depends on beyond the whole cache: the list, or one educator's ideas."""
-    return "list" if key == LIST_KEY else key[1]
+    """What an answer depends on beyond the whole cache: the list, one educator's ideas, or one part of theirs."""
+    if key == LIST_KEY:
+        return "list"
+    return key if key[0] in PARTS else key[1]
 
 
 class TrackRecordCache(EventGuardedCache):
@@ -61,6 +75,8 @@ class TrackRecordCache(EventGuardedCache):
         # The walk behind each record answer, kept past the drops that spoil the answer: a walk tells by its rewrite
         # token whether it still holds, so after a completion a record costs the ideas closed since, not all of them.
         self._walks: MutableMapping[Key, Walk] = self.store(maxsize // 10)
+        # Each educator's `PARTS`, as the service computed them.
+        self._parts: MutableMapping[Key, object] = self.store()
         # The educators the list shows, with their profiles: dropped with everything when a profile changes.
         self._educators: MutableMapping[str, list[PublicUser]] = self.store(1)
         self._scopes: dict[Hashable, int] = {}
@@ -117,6 +133,13 @@ class TrackRecordCache(EventGuardedCache):
         if self.usable():
             self._walks[key] = walk
 
+    def part(self, key: Key) -> object | None:
+        return self._parts.get(key) if self.usable() else None
+
+    def keep_part(self, key: Key, value: object, generation: tuple[int, int]) -> None:
+        if self.usable() and generation == self.generation_of(key):
+            self._parts[key] = value
+
     def answer(self, key: Key) -> bytes | None:
         return self._answers.get(key) if self.usable() else None
 
@@ -124,17 +147,21 @@ class TrackRecordCache(EventGuardedCache):
         if self.usable() and generation == self.generation_of(key):
             self._answers[key] = body
 
-    def drop_educator(self, educator_id: int | None) -> None:
-        """Forget the list and this educator's records (everything when the educator is not known)."""
+    def drop_educator(self, educator_id: int | None, parts: Iterable[str] = ()) -> None:
+        """Forget the list, this educator's records and summary, and the named `PARTS` of theirs (everything when
+        the educator is not known)."""
         if educator_id is None:
             self.drop_all()
             return
-        for scope in ("list", educator_id):
+        for scope in ("list", educator_id, *(part_key(p, educator_id) for p in parts)):
             self._scopes[scope] = self._scopes.get(scope, 0) + 1
         for key in [k for k in self._answers if k == LIST_KEY or k[1] == educator_id]:
             self._answers.pop(key, None)
+        for part in parts:
+            self._parts.pop(part_key(part, educator_id), None)
 
     def drop_all(self, _event: object = None) -> None:
         self.dropped()
         self._answers.clear()
+        self._parts.clear()
         self._educators.clear()

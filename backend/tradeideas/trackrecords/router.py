@@ -5,9 +5,11 @@ from typing import Annotated
 from fastapi import Depends, Query, Response
 
 from tradeideas.core.deps import DbSession, component
+from tradeideas.core.fastlane import fast_router
 from tradeideas.core.responses import EncodedJSON
 from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
+from tradeideas.db import Database
 from tradeideas.ideas.schemas import TIME_FRAME_MAX, ListIdeaType, ListMarket
 from tradeideas.permissions import AnyUser
 from tradeideas.trackrecords import service
@@ -15,15 +17,19 @@ from tradeideas.trackrecords.cache import TrackRecordCache
 from tradeideas.trackrecords.schemas import TrackRecord, TrackRecordSummary
 
 router = api_router(prefix="/api", tags=["track records"])
+# Read on every educators list and record screen, and answered from memory between changes: FastAPI's general
+# handler (a session dependency among others) cost more than the answer (decision records 0054 and 0062).
+fast = fast_router(prefix="/api", tags=["track records"])
 
 
 Answers = Annotated[TrackRecordCache, Depends(component(TrackRecordCache))]
+Databases = Annotated[Database, Depends(component(Database))]
 
 
-@router.get("/educators/track-records", response_model=list[TrackRecordSummary])
-async def list_track_records(_: AnyUser, db: DbSession, cache: Answers) -> Response:
+@fast.get("/educators/track-records", response_model=list[TrackRecordSummary])
+async def list_track_records(_: AnyUser, database: Databases, cache: Answers) -> Response:
     """Every educator's whole track record with an equity sparkline, for the educators list."""
-    return EncodedJSON(await service.track_records_json(db, cache))
+    return EncodedJSON(await service.track_records_json(database, cache))
 
 
 @router.get(
@@ -38,11 +44,11 @@ async def download_track_record_csv(educator_id: PathId, _: AnyUser, db: DbSessi
     return Response(body, media_type="text/csv; charset=utf-8", headers=headers)
 
 
-@router.get("/educators/{educator_id:int}/track-record", response_model=TrackRecord, responses={404: {}})
+@fast.get("/educators/{educator_id:int}/track-record", response_model=TrackRecord, responses={404: {}})
 async def get_track_record(
     educator_id: PathId,
     _: AnyUser,
-    db: DbSession,
+    database: Databases,
     cache: Answers,
     market: ListMarket | None = None,
     idea_type: Annotated[ListIdeaType | None, Query(alias="ideaType")] = None,
@@ -58,4 +64,4 @@ async def get_track_record(
 ) -> Response:
     """One educator's track record, optionally filtered, with figures per group and the equity curve."""
     filters = service.RecordFilter(market, idea_type, time_frame, service.parse_day(since))
-    return EncodedJSON(await service.track_record_json(db, cache, educator_id, filters))
+    return EncodedJSON(await service.track_record_json(database, cache, educator_id, filters))

@@ -13,25 +13,36 @@ import csv
 import io
 import secrets
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, and_, delete, func, insert, literal, or_, select, tuple_, union_all, update
+from sqlalchemy import Select, Text, and_, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid, NotFound
-from tradeideas.db import lock_until_commit
+from tradeideas.db import Database, DriverQuery, id_rows, lock_until_commit
 from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.prices import service as price_checks
-from tradeideas.trackrecords.cache import LIST_KEY, TrackRecordCache, Walk, record_key, summary_key
+from tradeideas.prices.schemas import VerifiedFigures
+from tradeideas.trackrecords.cache import (
+    FOLLOWERS,
+    LIST_KEY,
+    VERIFIED,
+    TrackRecordCache,
+    Walk,
+    part_key,
+    record_key,
+    summary_key,
+)
 from tradeideas.trackrecords.figures import (
     STORED_GROUPINGS,
     TALLY_FIELDS,
@@ -60,6 +71,7 @@ EDUCATOR_NOT_FOUND = "Educator not found"
 SUMMARY = TypeAdapter(TrackRecordSummary)
 STREAM_SLICE = 500
 Q = TypeVar("Q", bound=Select[*tuple[Any, ...]])
+P = TypeVar("P")
 
 
 # ---------------------------------------------------------------- writing
@@ -353,24 +365,27 @@ def _curve(points: Sequence[tuple[datetime, float]]) -> list[CurvePoint]:
     return [CurvePoint.model_construct(at=at, cumulative_r=rounded_r(r)) for at, r in points]
 
 
-async def _open_and_withdrawn_totals(db: AsyncSession, educator_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
-    """Per educator, how many ideas are open and how many were withdrawn: the list shows only the totals, counted
-    by the database in one statement (the groups of `_open_and_withdrawn` are for one educator's record)."""
-    t, w = TradeIdea, WithdrawnIdea
-    open_counts = (
-        select(t.educator_id, literal("open"), func.count())
-        .where(t.educator_id.in_(educator_ids), t.closed_at.is_(None))
-        .group_by(t.educator_id)
-    )
-    gone_counts = (
-        select(w.educator_id, literal("withdrawn"), func.count())
-        .where(w.educator_id.in_(educator_ids))
-        .group_by(w.educator_id)
-    )
-    counts = {
-        (educator_id, kind): count for educator_id, kind, count in await db.execute(union_all(open_counts, gone_counts))
-    }
-    return {e: (counts.get((e, "open"), 0), counts.get((e, "withdrawn"), 0)) for e in educator_ids}
+def _summary_rows_statement(dialect: str) -> Select[Any]:
+    """Per educator (the ids bound as `ids`): the stored whole record (its JSON as text), and how many ideas are
+    open and how many were withdrawn (the list shows only those totals; `_open_and_withdrawn` groups them for one
+    educator's record). One statement, so one round trip and one snapshot."""
+    educators = id_rows("ids", dialect)
+    educator = educators.c.id
+    r, t, w = TrackRecordTotal, TradeIdea, WithdrawnIdea
+    open_count = select(func.count()).where(t.educator_id == educator, t.closed_at.is_(None)).scalar_subquery()
+    gone_count = select(func.count()).where(w.educator_id == educator).scalar_subquery()
+    return select(
+        educator.label("educator_id"),
+        r.grouping.label("grouping"),  # null: no closed idea yet
+        sql_cast(r.sparkline, Text).label("sparkline"),
+        sql_cast(r.statistics, Text).label("statistics"),
+        *(getattr(r, name).label(name) for name in TALLY_FIELDS),
+        open_count.label("open"),
+        gone_count.label("withdrawn"),
+    ).select_from(educators.outerjoin(r, and_(r.educator_id == educator, r.grouping == WHOLE)))
+
+
+_SUMMARY_ROWS = DriverQuery(_summary_rows_statement)
 
 
 def _groups(book: Book, extra: _Open, grouping: str) -> list[RecordGroup]:
@@ -393,35 +408,62 @@ def _profile(user: PublicUser) -> EducatorProfile:
     return EducatorProfile.model_validate(user.model_dump())
 
 
-async def track_records(db: AsyncSession, educators: Sequence[PublicUser]) -> list[TrackRecordSummary]:
-    """These educators' whole records with an equity sparkline (stored rows; no breakdowns)."""
+Verified = tuple[VerifiedFigures, float | None]  # an educator's verified figures and agreement rate
+
+
+async def verified_of(db: AsyncSession, educator_ids: Sequence[int]) -> dict[int, Verified]:
+    """The whole records' verified figures (every price-checked idea of each educator)."""
+    return await price_checks.verified_figures(db, educator_ids) if educator_ids else {}
+
+
+async def followers_of(db: AsyncSession, educator_ids: Sequence[int]) -> dict[int, desk.Followers]:
+    """The whole records' followers (members who journaled any idea of each educator)."""
+    if not educator_ids:
+        return {}
+    ideas = select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id.in_(educator_ids))
+    found = await desk.followers(db, ideas)
+    return {e: found.get(e, desk.NO_FOLLOWERS) for e in educator_ids}
+
+
+async def track_records(
+    database: Database,
+    db: AsyncSession,
+    educators: Sequence[PublicUser],
+    verified: dict[int, Verified] | None = None,
+    followers: dict[int, desk.Followers] | None = None,
+) -> list[TrackRecordSummary]:
+    """These educators' whole records with an equity sparkline (stored rows; no breakdowns). `verified` and
+    `followers` may bring some educators' figures already counted; the others' are counted here."""
     ids = [e.id for e in educators]
-    r = TrackRecordTotal
-    stored = await db.execute(
-        select(r.educator_id, r.sparkline, r.statistics, *(getattr(r, name) for name in TALLY_FIELDS)).where(
-            r.educator_id.in_(ids), r.grouping == WHOLE
-        )
-    )
-    whole_rows = stored.all()
-    wholes = {educator_id: (line, Tally(*values)) for educator_id, line, _, *values in whole_rows}
-    stats = {educator_id: Statistics.loaded(kept) for educator_id, _, kept, *_ in whole_rows if kept is not None}
+    verified, followers = dict(verified or {}), dict(followers or {})
+    # Read through the driver, outside a transaction: after a completion this is the whole of the list's rebuild.
+    async with database.reader() as reader:
+        rows = {row["educator_id"]: row for row in await reader.rows(_SUMMARY_ROWS, ids=ids)}
+    wholes: dict[int, tuple[list[Point], Tally]] = {}
+    stats: dict[int, Statistics] = {}
+    for educator_id, row in rows.items():
+        if row["grouping"] is None:
+            continue
+        line = orjson.loads(row["sparkline"]) if row["sparkline"] is not None else None
+        wholes[educator_id] = (loaded_sparkline(line), Tally(*(row[name] for name in TALLY_FIELDS)))
+        if row["statistics"] is not None:
+            stats[educator_id] = Statistics.loaded(orjson.loads(row["statistics"]))
     for educator_id in wholes.keys() - stats.keys():  # rows written before statistics were kept
         stats[educator_id] = (await _walk(db, educator_id))[1]
-    extra = await _open_and_withdrawn_totals(db, ids)
-    verified = await price_checks.verified_figures(db, ids)
-    taken = await desk.followers(db, select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id.in_(ids)))
+    verified.update(await verified_of(db, [e for e in ids if e not in verified]))
+    followers.update(await followers_of(db, [e for e in ids if e not in followers]))
     out = []
     for e in educators:
-        line, tally = wholes.get(e.id, (None, Tally()))
-        active, withdrawn = extra[e.id]
+        line, tally = wholes.get(e.id, ([], Tally()))
+        active, withdrawn = rows[e.id]["open"], rows[e.id]["withdrawn"]
         out.append(
             TrackRecordSummary(
                 educator=_profile(e),
                 verified=verified[e.id][0],
                 agreement_rate=verified[e.id][1],
-                followers_count=taken.get(e.id, desk.NO_FOLLOWERS).members,
-                followers_average_r=taken.get(e.id, desk.NO_FOLLOWERS).average_r,
-                equity_curve=_curve(loaded_sparkline(line)),
+                followers_count=followers[e.id].members,
+                followers_average_r=followers[e.id].average_r,
+                equity_curve=_curve(line),
                 statistics=RecordStatistics(**stats.get(e.id, Statistics()).values()),
                 **figures(tally, active, withdrawn),
             )
@@ -512,36 +554,69 @@ async def _listed_educators(db: AsyncSession, cache: TrackRecordCache) -> list[P
     return educators
 
 
-async def track_records_json(db: AsyncSession, cache: TrackRecordCache) -> bytes:
-    """`track_records` as the JSON sent, from this process's cache when nothing changed since."""
+async def track_records_json(database: Database, cache: TrackRecordCache) -> bytes:
+    """`track_records` as the JSON sent, from this process's cache when nothing changed since (a database session
+    is opened only to build it)."""
 
     async def build() -> bytes:
-        educators = await _listed_educators(db, cache)
-        # Each educator's summary is kept apart, under that educator's changes: after a completion only the
-        # completing educator's is built again (its verified figures count every price-checked idea of theirs).
-        parts: dict[int, bytes] = {}
-        for e in educators:
-            if (kept := cache.answer(summary_key(e.id))) is not None:
-                parts[e.id] = kept
-        missing = [e for e in educators if e.id not in parts]
-        if missing:
-            started = {e.id: cache.generation_of(summary_key(e.id)) for e in missing}
-            for summary in await track_records(db, missing):
-                body = SUMMARY.dump_json(summary, by_alias=True)
-                cache.put(summary_key(summary.educator.id), body, started[summary.educator.id])
-                parts[summary.educator.id] = body
-        return b"[" + b",".join(parts[e.id] for e in educators) + b"]"
+        async with database.sessionmaker() as db:
+            return await _summaries_json(database, db, cache)
 
     return await cache.answer_or_build(LIST_KEY, build)
 
 
-async def track_record_json(db: AsyncSession, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
-    """`track_record` as the JSON sent, from this process's cache when nothing changed since."""
+async def _summaries_json(database: Database, db: AsyncSession, cache: TrackRecordCache) -> bytes:
+    educators = await _listed_educators(db, cache)
+    # Each educator's summary is kept apart, under that educator's changes: after a completion only the
+    # completing educator's is built again (its verified figures count every price-checked idea of theirs).
+    parts: dict[int, bytes] = {}
+    for e in educators:
+        if (kept := cache.answer(summary_key(e.id))) is not None:
+            parts[e.id] = kept
+    missing = [e for e in educators if e.id not in parts]
+    if missing:
+        started = {e.id: cache.generation_of(summary_key(e.id)) for e in missing}
+        # A completion spoils the summary but not the price checks' verdicts or the followers: those parts are
+        # kept apart under the changes that do touch them, and counted again only after those.
+        ids = [e.id for e in missing]
+        verified = await _parts(cache, VERIFIED, ids, lambda todo: verified_of(db, todo))
+        followers = await _parts(cache, FOLLOWERS, ids, lambda todo: followers_of(db, todo))
+        summaries = await track_records(database, db, missing, verified, followers)
+        for summary in summaries:
+            body = SUMMARY.dump_json(summary, by_alias=True)
+            cache.put(summary_key(summary.educator.id), body, started[summary.educator.id])
+            parts[summary.educator.id] = body
+    return b"[" + b",".join(parts[e.id] for e in educators) + b"]"
+
+
+async def _parts(
+    cache: TrackRecordCache, part: str, educator_ids: list[int], count: Callable[[list[int]], Awaitable[dict[int, P]]]
+) -> dict[int, P]:
+    """Each educator's `part`: kept, or counted now (in one statement for all that miss it) and kept."""
+    found: dict[int, P] = {}
+    for educator_id in educator_ids:
+        kept = cache.part(part_key(part, educator_id))
+        if kept is not None:
+            found[educator_id] = cast(P, kept)  # kept by this function, for this part
+    todo = [e for e in educator_ids if e not in found]
+    if todo:
+        started = {e: cache.generation_of(part_key(part, e)) for e in todo}
+        counted = await count(todo)
+        for educator_id, value in counted.items():
+            cache.keep_part(part_key(part, educator_id), value, started[educator_id])
+        found.update(counted)
+    return found
+
+
+async def track_record_json(database: Database, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
+    """`track_record` as the JSON sent, from this process's cache when nothing changed since (a database session is
+    opened only to build it)."""
 
     key = record_key(educator_id, f)
 
     async def build() -> bytes:
-        record, walk = await track_record(db, educator_id, f, cache.walk(key))
+        async with database.sessionmaker() as db:
+            record, walk = await track_record(db, educator_id, f, cache.walk(key))
         if walk.rewrite_token is not None:  # a walk without one could never be extended
             cache.keep_walk(key, walk)
         return _with_curve(record, walk.book.curve)
