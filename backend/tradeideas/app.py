@@ -143,12 +143,11 @@ def subscribe(
         gone = isinstance(event, (IdeaDeleted, IdeaWithdrawn))
         records.drop_educator(event.educator_id, PARTS if gone else ())
 
-    # The ledger first: every change that shapes the record is appended in its own transaction, and the append
-    # turn is taken before any other handler locks rows (the same lock order in every transaction).
+    # Every change that shapes the record is appended to the ledger in its own transaction, as it commits (the
+    # append turn is taken last, after any other lock, in every transaction: decision 0065).
     bus.during(IdeaCreated, ledger.on_idea_published)
     bus.during(IdeaUpdated, ledger.on_idea_edited)
     bus.during(IdeaStatusChanged, ledger.on_idea_result)
-    bus.during(IdeaWithdrawn, ledger.on_idea_withdrawn)
     bus.during(IdeaDeleted, ledger.on_idea_deleted)
     bus.during(IdeaPriceChecked, ledger.on_price_checked)  # each step of the independent settlement
     bus.during(IdeaCreated, queue_pushes)  # same transaction: the deliveries commit with the idea

@@ -16,6 +16,7 @@ from tests.conftest import CUSTOMER, login_client, make_client
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
 from tradeideas.db import utcnow
+from tradeideas.ideas.commands import set_status
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.ledger import service
 from tradeideas.ledger.chain import canonical
@@ -276,4 +277,40 @@ async def test_a_price_check_step_is_an_entry_and_leaves_the_ideas_state_alone(
             "rMultiple": None,
         }
         assert (await service.last_payload(s, idea_id)) == json.loads(last[0].payload)
+    assert await _problems(ledger_app) == []
+
+
+async def test_a_change_takes_the_ledger_turn_only_as_it_commits_and_a_rollback_appends_nothing(
+    ledger_app: FastAPI, teacher: httpx.AsyncClient
+) -> None:
+    """The turn is held for the appends alone (decision 0065): while a completion is written but not committed,
+    another transaction appends without waiting for it, and the completion's entry follows that one at commit. A
+    change that rolls back leaves no entry."""
+    idea_id = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "EUR/NOK"})).json()["id"]
+    before = (await service_head(ledger_app))[0]
+    database = ledger_app.state.db
+
+    async def meanwhile() -> None:
+        async with database.sessionmaker() as other, other.begin():
+            await service.append(other, "idea.price_check", 990_001, {"n": "meanwhile"}, utcnow())
+
+    async with database.sessionmaker() as s:
+        async with s.begin():
+            idea = await s.get(TradeIdea, idea_id)
+            assert idea is not None
+            await set_status(s, idea, idea.educator_id, "successful")
+            if s.get_bind().dialect.name == "postgresql":  # SQLite: one writer at a time, the change holds it
+                await asyncio.wait_for(meanwhile(), timeout=5)  # the old order waited here for the commit
+        async with s.begin():
+            idea = await s.get(TradeIdea, idea_id)
+            assert idea is not None
+            await set_status(s, idea, idea.educator_id, "active")
+            await s.rollback()
+    async with database.sessionmaker() as s:
+        rows = list(await s.execute(select(LedgerEntry).where(LedgerEntry.seq > before).order_by(LedgerEntry.seq)))
+    kinds = [(r.kind, r.subject_id) for (r,) in rows]
+    if database.engine.dialect.name == "postgresql":
+        assert kinds == [("idea.price_check", 990_001), ("idea.result", idea_id)]
+    else:
+        assert kinds == [("idea.result", idea_id)]
     assert await _problems(ledger_app) == []

@@ -2,8 +2,10 @@
 the change it records, so no change commits without its entry (and a failed append fails the change).
 
 The chain has one head, so appends take turns: on PostgreSQL a transaction-level advisory lock is taken before the
-head is read and held until commit, so the next writer reads the head this one wrote (decision 0051). SQLite has one
-writer at a time, and the ideas domain has already written its row (holding the write lock) when its event arrives.
+head is read and held until commit, so the next writer reads the head this one wrote (decision 0051). A change's
+entries are appended as its transaction commits, so that the turn is held for the appends alone (decision 0065).
+SQLite has one writer at a time, and the ideas domain has already written its row (holding the write lock) when its
+event arrives.
 In both, `seq` is the primary key: a writer that somehow read a stale head fails on insert instead of forking.
 """
 
@@ -12,12 +14,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select, text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import event, func, insert, select, text
+from sqlalchemy.ext.asyncio import AsyncSession, async_session
+from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.util import await_only
 
 from tradeideas.core.errors import NotFound
 from tradeideas.db import utcnow
-from tradeideas.ideas.events import IdeaCreated, IdeaDeleted, IdeaStatusChanged, IdeaUpdated, IdeaWithdrawn
+from tradeideas.ideas.events import IdeaCreated, IdeaDeleted, IdeaStatusChanged, IdeaUpdated
 from tradeideas.ledger.chain import (
     GENESIS,
     STATE_KINDS,
@@ -135,30 +139,88 @@ async def last_payload(db: AsyncSession, subject_id: int) -> Payload | None:
     return None if row is None else json.loads(row)
 
 
+# ---------------------------------------------------------------- appending as the transaction commits
+#
+# The chain's turn is held from the moment it is taken until commit, and every change to an idea appends. Taken
+# where the change publishes its event, it was held through the rest of the change: about twenty round trips for a
+# completion (the track record, pushes, the price check, the answer), each waiting for a busy worker's event loop,
+# so completions queued behind each other (decision 0065). The reactions below therefore only note what to append;
+# `_append_noted` runs the notes, in order, when the transaction commits: still inside it (a failed append fails
+# the commit), with the turn held for the appends alone. The turn is taken last in every transaction, after any
+# other lock: the same order everywhere, so no deadlock.
+
+NOTED = "tradeideas.ledger_noted"
+Note = Callable[[AsyncSession], Awaitable[None]]
+
+
+def note(db: AsyncSession, append_now: Note) -> None:
+    """Run `append_now` in this transaction, just before it commits (dropped if it rolls back)."""
+    db.info.setdefault(NOTED, []).append(append_now)
+
+
+@event.listens_for(Session, "before_commit")
+def _append_noted(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
+    noted: list[Note] | None = session.info.pop(NOTED, None)
+    if not noted:
+        return
+    db = async_session(session)
+    if db is None:  # notes are made only through an AsyncSession (the bus's handlers)
+        raise RuntimeError("ledger entries were noted on a session without its AsyncSession")
+    # The commit runs in SQLAlchemy's greenlet (AsyncSession.commit): the appends are awaited from here.
+    await_only(_run(db, noted))
+
+
+async def _run(db: AsyncSession, noted: list[Note]) -> None:
+    for append_now in noted:
+        await append_now(db)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_noted(session: Session, previous_transaction: SessionTransaction) -> None:
+    if previous_transaction.parent is None:  # the whole transaction, not a savepoint, rolled back
+        session.info.pop(NOTED, None)
+
+
 # ---------------------------------------------------------------- reactions to the ideas domain's events
 
 
 async def on_idea_published(db: AsyncSession, event: IdeaCreated) -> None:
-    await append(db, "idea.published", event.id, idea_payload(event), event.created_at)
+    payload = idea_payload(event)
+    note(db, lambda now: _append(now, "idea.published", event.id, payload, event.created_at))
+
+
+async def _append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload, at: datetime) -> None:
+    await append(db, kind, subject_id, payload, at)
 
 
 async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
     """Only edits that change what the record shows (levels, identity, R) are entries; notes and media are not."""
-    await take_turn(db)  # before reading the last payload, so a concurrent edit cannot slip in between
     payload = idea_payload(event)
-    if payload != await last_payload(db, event.id):
-        await append(db, "idea.edited", event.id, payload, event.updated_at)
+
+    async def append_now(now: AsyncSession) -> None:
+        await take_turn(now)  # before reading the last payload, so a concurrent edit cannot slip in between
+        if payload != await last_payload(now, event.id):
+            await append(now, "idea.edited", event.id, payload, event.updated_at)
+
+    note(db, append_now)
 
 
 async def on_idea_result(db: AsyncSession, event: IdeaStatusChanged) -> None:
-    await append(db, "idea.result", event.id, idea_payload(event), event.updated_at)
+    payload = idea_payload(event)
+    note(db, lambda now: _append(now, "idea.result", event.id, payload, event.updated_at))
 
 
 async def on_idea_deleted(db: AsyncSession, event: IdeaDeleted) -> None:
     """The idea as the ledger last knew it, marked deleted (its row is gone by now)."""
-    await take_turn(db)
-    known = await last_payload(db, event.id) or {"educatorId": str(event.educator_id), "pair": event.pair}
-    await append(db, "idea.deleted", event.id, {**known, "status": "deleted"}, event.deleted_at or utcnow())
+
+    async def append_now(now: AsyncSession) -> None:
+        await take_turn(now)
+        known = await last_payload(now, event.id) or {"educatorId": str(event.educator_id), "pair": event.pair}
+        await append(now, "idea.deleted", event.id, {**known, "status": "deleted"}, event.deleted_at or utcnow())
+
+    note(db, append_now)
 
 
 async def on_price_checked(db: AsyncSession, event: IdeaPriceChecked) -> None:
@@ -171,13 +233,7 @@ async def on_price_checked(db: AsyncSession, event: IdeaPriceChecked) -> None:
         "outcome": event.outcome,
         "rMultiple": None if event.r_multiple is None else f"{event.r_multiple:.2f}",
     }
-    await append(db, "idea.price_check", event.idea_id, payload, event.at)
-
-
-async def on_idea_withdrawn(db: AsyncSession, _event: IdeaWithdrawn) -> None:
-    """A late delete updates the track record before the idea's row goes: take the append turn first, so every
-    transaction takes the ledger's lock before the record's rows (the same order everywhere: no deadlock)."""
-    await take_turn(db)
+    note(db, lambda now: _append(now, "idea.price_check", event.idea_id, payload, event.at))
 
 
 # ---------------------------------------------------------------- reading
