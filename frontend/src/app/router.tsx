@@ -11,7 +11,7 @@ import { maybeSignedIn } from "../features/auth/signedInHint";
 import { activeIdeasQueryOptions } from "../features/ideas/useActiveIdeas";
 import { usePrefetchQuery, type QueryClient } from "@tanstack/react-query";
 import { unseenCountsQueryOptions } from "../features/ideas/useUnseenCounts";
-import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator } from "./guards";
+import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator, loadSignedIn } from "./guards";
 import { loadCustomerExtras } from "./ideaExtras";
 import { persister } from "./persist";
 import { DocumentTitle, RootLayout, type RouteHandle } from "./layouts";
@@ -216,6 +216,9 @@ export function preloadFirstScreen(client: QueryClient, pathname = window.locati
     void client.prefetchQuery(activeIdeasQueryOptions(market));
     void loadMarketDashboard().catch(() => undefined);
     void loadCustomerExtras().catch(() => undefined);
+    // Drawn in the page's first paint (the push prompt): asked for now rather than once the session's answer
+    // has rendered as far as RequireAuth, one more round trip after the page's code.
+    void loadSignedIn().catch(() => undefined);
   } else if (maybeSignedIn() && /^\/(customer|customer\/dashboard|category)\/?$/.test(pathname)) {
     void loadMarketChooser().catch(() => undefined);
     void client.prefetchQuery(unseenCountsQueryOptions);
