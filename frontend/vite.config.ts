@@ -70,6 +70,14 @@ export default defineConfig(({ mode }) => ({
       },
       devOptions: { enabled: false },
     }),
+    // The manifest is linked by the app (features/pwa/installPrompt.ts `linkManifest`), after a market page's first
+    // paint rather than with the HTML (decision 0064), so the link the PWA plugin writes into index.html goes.
+    {
+      name: "manifest-linked-by-the-app",
+      apply: "build",
+      enforce: "post",
+      transformIndexHtml: { order: "post", handler: (html: string) => html.replace(/<link rel="manifest"[^>]*>/, "") },
+    },
     // .br and .gz beside every text asset, made once at build time; the server picks one per request.
     compression({ algorithms: ["brotliCompress", "gzip"], threshold: 1024 }),
   ],

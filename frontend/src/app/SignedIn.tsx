@@ -1,8 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import type { CurrentUser } from "../api/client";
 import { currentUserQueryKey } from "../features/auth/useCurrentUser";
 import { PushPrompt } from "../features/pwa/PushPrompt";
+import { linkManifest } from "../features/pwa/installPrompt";
 import { chatEventHandlers } from "../features/chat/realtime";
 import { deskEventHandlers } from "../features/desk/realtime";
 import { ideaEventHandlers } from "../features/ideas/realtime";
@@ -24,6 +25,10 @@ export function SignedIn({ user }: { user: CurrentUser }) {
   const onGaveUp = useCallback(() => void queryClient.refetchQueries({ queryKey: currentUserQueryKey }), [queryClient]);
   // The stream opens once the first screen has been painted (lib/whenIdle), not in the effects of its first commit.
   const streaming = useWhenIdle();
+  // The install offer's manifest too (decision 0064; on other first screens RootLayout links it at once).
+  useEffect(() => {
+    if (streaming) linkManifest();
+  }, [streaming]);
   return (
     <>
       {streaming ? <RealtimeConnection viewer={{ id: user.id, role: user.role }} handlers={realtimeHandlers} onGaveUp={onGaveUp} /> : null}

@@ -7,12 +7,15 @@ import { FullPageSpinner } from "../components/Spinner";
 import { useCurrentUser, useCurrentUserIfSignedIn } from "../features/auth/useCurrentUser";
 import { WithIdeaExtras } from "./ideaExtras";
 
+/** The live stream's and the push prompt's code; a market page's first screen asks for it with its own (router.tsx). */
+export const loadSignedIn = () => import("./SignedIn");
+
 /**
  * The live stream and the push prompt: a chunk of their own, fetched beside the page's. Not wrapped in a
  * Suspense of its own, so the page and the push prompt appear in the same paint: a prompt arriving later
  * would push the page down under the reader's eyes.
  */
-const SignedIn = lazy(async () => ({ default: (await import("./SignedIn")).SignedIn }));
+const SignedIn = lazy(async () => ({ default: (await loadSignedIn()).SignedIn }));
 
 function SessionError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (

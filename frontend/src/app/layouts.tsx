@@ -1,10 +1,10 @@
-import { Suspense, lazy, useSyncExternalStore } from "react";
+import { Suspense, lazy, useEffect, useSyncExternalStore } from "react";
 import { ErrorBoundary } from "react-error-boundary";
 import { Outlet, useLocation } from "react-router";
 import { PageError } from "../components/PageError";
 import { FullPageSpinner } from "../components/Spinner";
 import { useAppConfigValue } from "../features/auth/useAppConfig";
-import { getInstallPrompt, isIos, subscribeInstallPrompt } from "../features/pwa/installPrompt";
+import { getInstallPrompt, isIos, linkManifest, subscribeInstallPrompt } from "../features/pwa/installPrompt";
 // Part of the first download (~0.3 KB): it must show when the network is gone, when its code could no
 // longer be fetched.
 import { OfflineBanner } from "../features/pwa/OfflineBanner";
@@ -26,8 +26,14 @@ export function DocumentTitle({ page }: { page: string | undefined }) {
   return <title>{page ? `${page} - ${appName}` : appName}</title>;
 }
 
+/** Screens whose first paint the manifest waits for: linked by SignedIn once the page has been painted (decision 0064). */
+const MANIFEST_AFTER_FIRST_PAINT = /^\/customer\/(forex|crypto)\/?$/;
+
 export function RootLayout() {
   const { pathname } = useLocation();
+  useEffect(() => {
+    if (!MANIFEST_AFTER_FIRST_PAINT.test(pathname)) linkManifest();
+  }, [pathname]);
   // iPhone and iPad never offer a prompt: the banner shows the Add to Home Screen steps there.
   const installable = useSyncExternalStore(subscribeInstallPrompt, getInstallPrompt, () => null) !== null || isIos();
   return (

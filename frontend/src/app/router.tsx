@@ -11,7 +11,7 @@ import { maybeSignedIn } from "../features/auth/signedInHint";
 import { activeIdeasQueryOptions } from "../features/ideas/useActiveIdeas";
 import { usePrefetchQuery, type QueryClient } from "@tanstack/react-query";
 import { unseenCountsQueryOptions } from "../features/ideas/useUnseenCounts";
-import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator } from "./guards";
+import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator, loadSignedIn } from "./guards";
 import { loadCustomerExtras } from "./ideaExtras";
 import { persister } from "./persist";
 import { DocumentTitle, RootLayout, type RouteHandle } from "./layouts";
@@ -198,6 +198,9 @@ export const routes: RouteObject[] = [
   },
 ];
 
+const marketOf = (pathname: string) => /^\/customer\/(forex|crypto)\/?$/.exec(pathname)?.[1] as Market | undefined;
+const isChooser = (pathname: string) => maybeSignedIn() && /^\/(customer|customer\/dashboard|category)\/?$/.test(pathname);
+
 /**
  * A customer's first screens (the market chooser, a market's ideas) start loading their code, and a
  * market page its ideas, while the session is being checked, instead of after: the lazily loaded
@@ -205,19 +208,33 @@ export const routes: RouteObject[] = [
  * A market page does so even without the signed-in hint (a session cookie set elsewhere, a browser
  * whose storage was cleared): only people who signed in open it, and for anyone else the cost is one
  * refused request before the redirect to /login. The login pages load nothing more for a visitor.
+ *
+ * In two steps, each called in a task of its own (main.tsx): the code, the largest downloads, first, then the data.
+ * A request leaves only when the task that sends it ends, and building the data's requests and opening the kept
+ * cache doubled that task (decision 0064).
  */
+export function preloadFirstScreenCode(pathname = window.location.pathname) {
+  if (marketOf(pathname)) {
+    void loadMarketDashboard().catch(() => undefined);
+    void loadCustomerExtras().catch(() => undefined);
+    // Drawn in the page's first paint (the push prompt): asked for now rather than once the session's answer
+    // has rendered as far as RequireAuth, one more round trip after the page's code.
+    void loadSignedIn().catch(() => undefined);
+  } else if (isChooser(pathname)) {
+    void loadMarketChooser().catch(() => undefined);
+  }
+}
+
+/** The second step of `preloadFirstScreenCode`: the first screen's data. */
 export function preloadFirstScreen(client: QueryClient, pathname = window.location.pathname) {
-  const market = /^\/customer\/(forex|crypto)\/?$/.exec(pathname)?.[1] as Market | undefined;
+  const market = marketOf(pathname);
   if (market) {
     // The kept cache is read while the page's code and data download, so that restoring ends before the page
     // renders instead of interrupting its render (decision 0063).
     persister.startRestore();
     void client.prefetchQuery(currentUserQueryOptions);
     void client.prefetchQuery(activeIdeasQueryOptions(market));
-    void loadMarketDashboard().catch(() => undefined);
-    void loadCustomerExtras().catch(() => undefined);
-  } else if (maybeSignedIn() && /^\/(customer|customer\/dashboard|category)\/?$/.test(pathname)) {
-    void loadMarketChooser().catch(() => undefined);
+  } else if (isChooser(pathname)) {
     void client.prefetchQuery(unseenCountsQueryOptions);
   }
 }

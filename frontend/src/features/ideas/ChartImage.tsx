@@ -1,5 +1,6 @@
 import { Maximize2 } from "lucide-react";
 import { Suspense, lazy, useState } from "react";
+import { useWhenIdle } from "../../lib/whenIdle";
 
 /** The viewer and its styles load when a chart is first opened, never with the card. */
 const ChartLightbox = lazy(async () => ({ default: (await import("./ChartLightbox")).ChartLightbox }));
@@ -23,6 +24,10 @@ export function ChartImage({
 }) {
   const [index, setIndex] = useState(0);
   const [open, setOpen] = useState(false);
+  // On a list, the chart is asked for once the page has been painted and the browser is idle (lib/whenIdle; at
+  // once on later screens), its place kept at its size until then: the page's first paint no longer shares the
+  // network with the charts, which on a phone are below the fold (decision 0064).
+  const idle = useWhenIdle();
   const url = urls[index];
   if (!url) return null;
   const next = () => setIndex((i) => i + 1);
@@ -37,17 +42,21 @@ export function ChartImage({
         onClick={() => setOpen(true)}
         className="group relative block w-full overflow-hidden rounded-xl border border-line bg-field focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
       >
-        <img
-          src={url}
-          alt={alt}
-          loading={priority ? "eager" : "lazy"}
-          // A chart on a list is secondary to the cards' text and the page's data and code: even in view,
-          // it waits its turn behind them on a slow network.
-          fetchPriority={priority ? "high" : "low"}
-          decoding="async"
-          onError={next}
-          className="h-40 w-full object-cover transition-transform group-hover:scale-[1.02]"
-        />
+        {priority || idle ? (
+          <img
+            src={url}
+            alt={alt}
+            loading={priority ? "eager" : "lazy"}
+            // A chart on a list is secondary to the cards' text and the page's data and code: even in view,
+            // it waits its turn behind them on a slow network.
+            fetchPriority={priority ? "high" : "low"}
+            decoding="async"
+            onError={next}
+            className="h-40 w-full object-cover transition-transform group-hover:scale-[1.02]"
+          />
+        ) : (
+          <span className="block h-40 w-full" />
+        )}
         {urls.length > 1 ? (
           <span className="absolute bottom-2 left-2 rounded-lg bg-black/60 px-2 py-1 font-mono text-xs font-semibold text-white">
             {index + 1} / {urls.length}

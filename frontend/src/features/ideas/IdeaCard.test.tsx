@@ -163,10 +163,11 @@ describe("IdeaCard", () => {
     expect(screen.getByText("Bearish")).toBeInTheDocument();
   });
 
-  it("tries the next image URL when one fails, then hides the chart", () => {
+  it("tries the next image URL when one fails, then hides the chart", async () => {
     renderCard({ ...idea, imageUrls: ["/media/a.jpg", "/media/b.jpg"] });
     const img = () => screen.queryByRole("img", { name: "EUR/USD chart" });
-    expect(img()).toHaveAttribute("src", "/media/a.jpg");
+    // Asked for once the browser is idle after the card mounted (ChartImage).
+    expect(await screen.findByRole("img", { name: "EUR/USD chart" })).toHaveAttribute("src", "/media/a.jpg");
     fireEvent.error(img()!);
     expect(img()).toHaveAttribute("src", "/media/b.jpg");
     fireEvent.error(img()!);

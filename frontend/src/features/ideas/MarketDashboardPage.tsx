@@ -102,10 +102,10 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
         ) : cards.length === 0 ? (
           <ListLoading />
         ) : (
-          // Every chart loads lazily, the first one too: on a phone it sits below the fold (the first card's
-          // notes are the page's largest content), and where it is in view the browser fetches it as soon as it
-          // is laid out. Fetched eagerly at high priority, Lighthouse's slow-phone simulation counted it among
-          // the downloads the first paint waits for.
+          // Every chart loads lazily, the first one too, and only once the page has been painted (ChartImage): on
+          // a phone it sits below the fold (the first card's text is the page's largest content). Fetched eagerly
+          // at high priority, or with the cards' commit, Lighthouse's slow-phone simulation counted it among the
+          // downloads the first paint waits for.
           <Carousel label={`${label} trade ideas`} loop className="mt-6" onSlidesInView={onSlidesInView}>
             {cards.map((idea) => (
               <IdeaCard key={idea.id} idea={idea} />

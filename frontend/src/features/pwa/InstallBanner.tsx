@@ -1,6 +1,7 @@
-import { Download, Share, SquarePlus, X } from "lucide-react";
+import { Download, Share, SquarePlus, TrendingUp, X } from "lucide-react";
 import { useState, useSyncExternalStore } from "react";
 import { Button } from "../../components/Button";
+import { cn } from "../../components/cn";
 import { INSTALL_DISMISSED_KEY, isDismissed, isStandalone, rememberDismissal } from "./dismissal";
 import { getInstallPrompt, isIos, promptInstall, subscribeInstallPrompt } from "./installPrompt";
 
@@ -23,10 +24,13 @@ export function InstallBanner({ appName = "Trade Ideas" }: { appName?: string })
   return (
     <section
       aria-label="Install app"
-      className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-md rounded-2xl border border-line bg-card/95 p-4 shadow-2xl shadow-black/40 backdrop-blur sm:inset-x-auto sm:right-4 sm:bottom-4"
+      className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-md rounded-2xl border border-line bg-card/95 p-3 shadow-2xl shadow-black/40 backdrop-blur sm:inset-x-auto sm:right-4 sm:bottom-4"
     >
-      <div className="flex items-start gap-3">
-        <img src="/icons/icon-192.png" alt="" width={44} height={44} className="h-11 w-11 shrink-0 rounded-xl" />
+      <div className={cn("flex gap-3", ios ? "items-start" : "items-center")}>
+        {/* The app's mark drawn in place (as in the header), not the 7 KB icon file: nothing to download. */}
+        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-emerald-500/15 text-emerald-500">
+          <TrendingUp className="h-5 w-5" aria-hidden="true" />
+        </span>
         <div className="min-w-0 flex-1">
           <p className="font-semibold text-fg">Install {appName}</p>
           {ios ? (
@@ -42,19 +46,21 @@ export function InstallBanner({ appName = "Trade Ideas" }: { appName?: string })
               <p className="mt-1.5 text-xs text-muted">On iPhone, new-idea notifications work only in the installed app (iOS 16.4 and later).</p>
             </>
           ) : (
-            <p className="mt-0.5 text-sm text-muted">Add the app to your home screen for quick access and new-idea alerts.</p>
+            // One short line: the banner arrives after the page's first screen, and a longer text would be the
+            // largest thing painted, so the page would count as drawn only when the banner is (decision 0064).
+            <p className="text-xs text-muted">Quick access and new-idea alerts</p>
           )}
         </div>
         <button
           type="button"
           onClick={notNow}
           aria-label="Close"
-          className="-mt-1 -mr-1 rounded-lg p-1 text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
+          className="-mr-1 self-start rounded-lg p-1 text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
         >
           <X className="h-4 w-4" aria-hidden="true" />
         </button>
       </div>
-      <div className="mt-3 flex justify-end gap-2">
+      <div className="mt-2 flex justify-end gap-2">
         <Button variant="ghost" size="sm" onClick={notNow}>
           Not Now
         </Button>

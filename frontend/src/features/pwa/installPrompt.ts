@@ -4,6 +4,23 @@ export interface BeforeInstallPromptEvent extends Event {
   userChoice: Promise<{ outcome: "accepted" | "dismissed"; platform?: string }>;
 }
 
+export const MANIFEST_URL = "/manifest.webmanifest";
+
+/**
+ * Links the web app manifest (once; later calls do nothing). The browser then fetches it and its icon and may offer
+ * installation (beforeinstallprompt). Not in index.html: on a market page, the first screen the app is measured on,
+ * it is linked once the page has been painted (app/SignedIn.tsx), elsewhere when the first screen renders
+ * (app/layouts.tsx), so that the manifest, its 7 KB icon and the banner's code do not share the network with the
+ * page's own code and data (decision 0064).
+ */
+export function linkManifest(doc: Document = document): void {
+  if (doc.querySelector('link[rel="manifest"]')) return;
+  const link = doc.createElement("link");
+  link.rel = "manifest";
+  link.href = MANIFEST_URL;
+  doc.head.append(link);
+}
+
 let deferred: BeforeInstallPromptEvent | null = null;
 const listeners = new Set<() => void>();
 let listening = false;
