@@ -150,7 +150,7 @@ async def last_payload(db: AsyncSession, subject_id: int) -> Payload | None:
 # other lock: the same order everywhere, so no deadlock.
 
 NOTED = "tradeideas.ledger_noted"
-Note = Callable[[AsyncSession], Awaitable[None]]
+Note = Callable[[AsyncSession], Awaitable[object]]
 
 
 def note(db: AsyncSession, append_now: Note) -> None:
@@ -188,11 +188,7 @@ def _drop_noted(session: Session, previous_transaction: SessionTransaction) -> N
 
 async def on_idea_published(db: AsyncSession, event: IdeaCreated) -> None:
     payload = idea_payload(event)
-    note(db, lambda now: _append(now, "idea.published", event.id, payload, event.created_at))
-
-
-async def _append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload, at: datetime) -> None:
-    await append(db, kind, subject_id, payload, at)
+    note(db, lambda now: append(now, "idea.published", event.id, payload, event.created_at))
 
 
 async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
@@ -209,7 +205,7 @@ async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
 
 async def on_idea_result(db: AsyncSession, event: IdeaStatusChanged) -> None:
     payload = idea_payload(event)
-    note(db, lambda now: _append(now, "idea.result", event.id, payload, event.updated_at))
+    note(db, lambda now: append(now, "idea.result", event.id, payload, event.updated_at))
 
 
 async def on_idea_deleted(db: AsyncSession, event: IdeaDeleted) -> None:
@@ -233,7 +229,7 @@ async def on_price_checked(db: AsyncSession, event: IdeaPriceChecked) -> None:
         "outcome": event.outcome,
         "rMultiple": None if event.r_multiple is None else f"{event.r_multiple:.2f}",
     }
-    note(db, lambda now: _append(now, "idea.price_check", event.idea_id, payload, event.at))
+    note(db, lambda now: append(now, "idea.price_check", event.idea_id, payload, event.at))
 
 
 # ---------------------------------------------------------------- reading

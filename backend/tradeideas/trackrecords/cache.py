@@ -9,7 +9,7 @@ when PostgreSQL delivers the NOTIFY (see `core.cache` for what happens while it 
 import asyncio
 import contextlib
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping, Sequence
 from dataclasses import dataclass
 
 from tradeideas.auth.schemas import PublicUser
@@ -147,7 +147,7 @@ class TrackRecordCache(EventGuardedCache):
         if self.usable() and generation == self.generation_of(key):
             self._answers[key] = body
 
-    def drop_educator(self, educator_id: int | None, parts: Iterable[str] = ()) -> None:
+    def drop_educator(self, educator_id: int | None, parts: Sequence[str] = ()) -> None:
         """Forget the list, this educator's records and summary, and the named `PARTS` of theirs (everything when
         the educator is not known)."""
         if educator_id is None:

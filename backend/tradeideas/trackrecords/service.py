@@ -429,13 +429,12 @@ async def track_records(
     database: Database,
     db: AsyncSession,
     educators: Sequence[PublicUser],
-    verified: dict[int, Verified] | None = None,
-    followers: dict[int, desk.Followers] | None = None,
+    verified: dict[int, Verified],
+    followers: dict[int, desk.Followers],
 ) -> list[TrackRecordSummary]:
-    """These educators' whole records with an equity sparkline (stored rows; no breakdowns). `verified` and
-    `followers` may bring some educators' figures already counted; the others' are counted here."""
+    """These educators' whole records with an equity sparkline (stored rows; no breakdowns), with each one's
+    verified figures and followers as `_parts` keeps them."""
     ids = [e.id for e in educators]
-    verified, followers = dict(verified or {}), dict(followers or {})
     # Read through the driver, outside a transaction: after a completion this is the whole of the list's rebuild.
     async with database.reader() as reader:
         rows = {row["educator_id"]: row for row in await reader.rows(_SUMMARY_ROWS, ids=ids)}
@@ -450,8 +449,6 @@ async def track_records(
             stats[educator_id] = Statistics.loaded(orjson.loads(row["statistics"]))
     for educator_id in wholes.keys() - stats.keys():  # rows written before statistics were kept
         stats[educator_id] = (await _walk(db, educator_id))[1]
-    verified.update(await verified_of(db, [e for e in ids if e not in verified]))
-    followers.update(await followers_of(db, [e for e in ids if e not in followers]))
     out = []
     for e in educators:
         line, tally = wholes.get(e.id, ([], Tally()))
