@@ -7,9 +7,7 @@ when PostgreSQL delivers the NOTIFY (see `core.cache` for what happens while it 
 """
 
 import asyncio
-import contextlib
-import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, MutableMapping, Sequence
 from dataclasses import dataclass
 
 from tradeideas.auth.schemas import PublicUser
@@ -69,9 +67,6 @@ class TrackRecordCache(EventGuardedCache):
         super().__init__(maxsize, max_age_seconds, live)
         # Answers carry whole equity curves (up to one point per completed idea): keep fewer of them.
         self._answers: MutableMapping[Key, bytes] = self.store(maxsize // 10)
-        # The last answer built for each key, with the generations it was built from: handed to the requests that
-        # waited on its build (they arrived before any drop it missed), even when a drop kept it out of `_answers`.
-        self._built: MutableMapping[Key, tuple[tuple[int, int], bytes]] = self.store(maxsize // 10)
         # The walk behind each record answer, kept past the drops that spoil the answer: a walk tells by its rewrite
         # token whether it still holds, so after a completion a record costs the ideas closed since, not all of them.
         self._walks: MutableMapping[Key, Walk] = self.store(maxsize // 10)
@@ -80,44 +75,40 @@ class TrackRecordCache(EventGuardedCache):
         # The educators the list shows, with their profiles: dropped with everything when a profile changes.
         self._educators: MutableMapping[str, list[PublicUser]] = self.store(1)
         self._scopes: dict[Hashable, int] = {}
-        # One lock per answer being built; gone when no request holds or awaits it.
-        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
+        # The build running for each answer, with the generations it started from: the requests that arrive from
+        # data no newer share it. Each is awaited by every request that shares it, so all of them are answered in
+        # the loop turn it ends; one at a time (each woken by the one before, as a lock hands over) they waited
+        # a turn each, and a turn is long under load (bench/RESULTS.md, 2026-11-27).
+        self._flights: dict[Key, tuple[tuple[int, int], asyncio.Future[bytes]]] = {}
 
     def generation_of(self, key: Key) -> tuple[int, int]:
         return self.generation, self._scopes.get(_scope(key), 0)
 
     async def answer_or_build(self, key: Key, build: Callable[[], Awaitable[bytes]]) -> bytes:
-        """The cached answer, or one built now. Requests missing the same answer at once wait for the first
-        to build it rather than all building it (after every drop, several readers miss together); a request
-        that arrived after a drop the build missed builds again."""
+        """The cached answer, or one built now. Requests missing the same answer at once share one build rather
+        than all building it (after every drop, several readers miss together), and are all answered as it ends;
+        a request that arrived after a drop the running build missed starts another."""
         body = self.answer(key)
         if body is not None:
             return body
+        if not self.usable():  # nothing would be kept: no reason to wait for each other
+            return await build()
         arrived = self.generation_of(key)
-        async with self._building(key):
-            body = self.answer(key)  # built by the request we waited for
-            if body is not None:
-                return body
-            built = self._built.get(key) if self.usable() else None
-            if built is not None and built[0] == arrived:
-                return built[1]  # built from data no older than this request
-            started = self.generation_of(key)
+        flight = self._flights.get(key)
+        if flight is None or flight[0] != arrived:
+            flight = (arrived, asyncio.ensure_future(self._build(key, arrived, build)))
+            self._flights[key] = flight
+        # Shielded: a request that goes away (its client left) leaves the build running for the others.
+        return await asyncio.shield(flight[1])
+
+    async def _build(self, key: Key, started: tuple[int, int], build: Callable[[], Awaitable[bytes]]) -> bytes:
+        try:
             body = await build()
             self.put(key, body, started)
-            if self.usable():
-                self._built[key] = (started, body)
-        return body
-
-    @contextlib.asynccontextmanager
-    async def _building(self, key: Key) -> AsyncIterator[None]:
-        if not self.usable():  # nothing would be kept: no reason to wait for each other
-            yield
-            return
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        async with lock:
-            yield
+            return body
+        finally:
+            if (flight := self._flights.get(key)) is not None and flight[0] == started:
+                del self._flights[key]
 
     def educators(self) -> list[PublicUser] | None:
         return self._educators.get("listed") if self.usable() else None
