@@ -171,13 +171,11 @@ def start_server(settings: Settings, port: int, workers: int, cache_entries: int
         "DEMO_PASSWORD": PASSWORD,
         "LOG_LEVEL": "warning",
     }
-    cmd = [
-        sys.executable, "-m", "uvicorn", "tradeideas.app:create_app", "--factory", "--host", "127.0.0.1",
-        "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning",
-        "--loop", "uvloop", "--http", "httptools",
-        # As under `tradeideas serve`: the app reads proxy headers itself (FORWARDED_ALLOW_IPS), inside its edge.
-        "--no-proxy-headers",
-    ]  # fmt: skip
+    # Started as an operator starts it: `tradeideas serve` (uvicorn's supervisor, a listening socket per worker,
+    # uvloop and httptools; its workers count metrics in files, as every multi-worker server does). The data is
+    # loaded already: no demo seed.
+    env |= {"HOST": "127.0.0.1", "PORT": str(port), "WORKERS": str(workers)}
+    cmd = [sys.executable, "-m", "tradeideas.cli", "serve", "--no-seed"]
     proc = subprocess.Popen(cmd, cwd=APP_DIR, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:

@@ -3,9 +3,9 @@
 Measures p50 / p99 latency and requests per second of
     GET /api/educators/track-records                                   (every educator's whole record)
     GET /api/educators/{id}/track-record?market=forex&ideaType=leverage (one educator's filtered record)
-at concurrency 16 (half the connections on each), against a real uvicorn server started here, while an open idea
-of a random educator is completed every `--complete-every` seconds, answered or not (each completion updates that
-educator's totals in its transaction and drops their cached answers in every worker).
+at concurrency 16 (half the connections on each), against a real server started here (`tradeideas serve`), while
+an open idea of a random educator is completed every `--complete-every` seconds, answered or not (each completion
+updates that educator's totals in its transaction and drops their cached answers in every worker).
 Completed ideas are bulk-inserted (COPY) with outcomes and R, closed over the past year, each with the price
 check's verdict (`idea_verifications`), and their totals built once with `trackrecords.service.rebuild`.
 
@@ -190,8 +190,9 @@ async def completer(
 
 
 def worker_cpu_seconds(server_pid: int) -> list[float]:
-    """CPU seconds used so far by each uvicorn worker of the server (Linux /proc): how the load spread. The workers
-    share one listening socket, and the 16 connections opened at once may land mostly on one of them."""
+    """CPU seconds used so far by each uvicorn worker of the server (Linux /proc): how the load spread. Each worker
+    listens on its own socket (`tradeideas.serving`), and the kernel deals the 16 connections among them by a hash
+    of their addresses: evenly on average, not in every run."""
     tick = os.sysconf("SC_CLK_TCK")
     out = []
     for pid in Path(f"/proc/{server_pid}/task/{server_pid}/children").read_text().split():

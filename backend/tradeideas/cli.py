@@ -249,6 +249,8 @@ def _announce_when_ready(settings: Settings, *, with_seed: bool) -> None:
 def _serve(settings: Settings, *, with_seed: bool) -> None:
     import uvicorn
 
+    from tradeideas import serving
+
     migrate(settings)
     if with_seed:
         _in_transaction(settings, lambda s: seed.seed_demo(s, settings))
@@ -261,20 +263,22 @@ def _serve(settings: Settings, *, with_seed: bool) -> None:
         metrics.use_multiprocess_dir(metrics.multiprocess_dir() or settings.data_dir.resolve() / "metrics")
     print(f"Starting on http://{settings.host}:{settings.port} ({workers} worker(s))...", flush=True)
     _announce_when_ready(settings, with_seed=with_seed)
-    uvicorn.run(
-        "tradeideas.app:create_app",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        workers=workers,
-        timeout_worker_healthcheck=settings.worker_start_timeout_seconds,
-        # X-Forwarded-For/-Proto from FORWARDED_ALLOW_IPS are read inside the app (`create_app`), after `AppEdge`
-        # has seen the real peer; here they would replace it before the app is called.
-        proxy_headers=False,
-        log_level=settings.log_level,
-        log_config=logs.logging_config(settings),  # LOG_FORMAT for uvicorn's own lines too, in every worker
-        # The app writes the access lines (with request id and duration) when ACCESS_LOG or debug asks for them.
-        access_log=False,
+    serving.serve(
+        uvicorn.Config(
+            "tradeideas.app:create_app",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=workers,
+            timeout_worker_healthcheck=settings.worker_start_timeout_seconds,
+            # X-Forwarded-For/-Proto from FORWARDED_ALLOW_IPS are read inside the app (`create_app`), after `AppEdge`
+            # has seen the real peer; here they would replace it before the app is called.
+            proxy_headers=False,
+            log_level=settings.log_level,
+            log_config=logs.logging_config(settings),  # LOG_FORMAT for uvicorn's own lines too, in every worker
+            # The app writes the access lines (with request id and duration) when ACCESS_LOG or debug asks for them.
+            access_log=False,
+        )
     )
 
 
