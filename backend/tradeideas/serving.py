@@ -8,6 +8,7 @@ CPU while the other idled (bench/RESULTS.md). With `SO_REUSEPORT` each worker li
 the same address, and the kernel deals new connections among them.
 """
 
+import contextlib
 import logging
 import socket
 import sys
@@ -58,7 +59,12 @@ def serve(config: uvicorn.Config) -> None:
     """Serve `config` (its app an import string) in this process, or with `config.workers` worker processes
     supervised by uvicorn (health checks, replacing a dead worker, SIGHUP restarts), each on its own socket."""
     if config.workers <= 1:
-        uvicorn.Server(config).run()
+        server = uvicorn.Server(config)
+        # As `uvicorn.run`: the server hands a Ctrl+C back once it has shut down, which is no error here.
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run()
+        if not server.started:
+            sys.exit(STARTUP_FAILURE)
         return
     family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
     try:
