@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Request, Route, expect
 
-from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, login, new_context
+from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, educator_api, login, new_context
 
 SHOTS = Path(os.environ["E2E_SHOTS"]) if os.environ.get("E2E_SHOTS") else None
 
@@ -133,6 +133,47 @@ def test_new_idea_and_status_change_arrive_live(browser: Browser, base_url: str)
     finally:
         customer_ctx.close()
         educator_ctx.close()
+
+
+def test_an_idea_published_between_the_first_data_and_the_stream_still_shows(browser: Browser, base_url: str) -> None:
+    """The market page opens its event stream a moment after its first data (decision 0063). An idea published in
+    that moment is on no list the page read and in no event the stream sends live: the stream, opened from the
+    data's position (`?since=`), starts with `resync` and the page reloads its list."""
+    # Without the service worker, whose fetches the page's routes would not see.
+    ctx = browser.new_context(base_url=base_url, viewport=PHONE, service_workers="block")  # type: ignore[arg-type]
+    held: list[Route] = []
+    idea: dict[str, Any] | None = None
+    try:
+        page = ctx.new_page()
+        login(page, CUSTOMER)
+
+        def hold(route: Route) -> None:  # the stream waits until the idea is out
+            held.append(route)
+
+        page.route("**/api/events*", hold)
+        page.goto("/customer/forex")
+        expect(page.get_by_role("article").first).to_be_visible()
+        deadline = time.monotonic() + 10
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert held, "the page never opened its event stream"
+        assert re.search(r"[?&]since=\d+", held[0].request.url), held[0].request.url
+
+        with educator_api(browser, base_url) as api:
+            r = api.post("/api/trade-ideas", data=_idea_body("AUD/USD"), headers={"Origin": base_url})
+            assert r.status == 201, r.text()
+            idea = r.json()
+            card = _card(page, "AUD/USD")
+            expect(card).to_have_count(0)  # not on the list the page read
+            held[0].continue_()
+            page.unroute("**/api/events*")
+            expect(card).to_be_visible(timeout=5_000)
+            _wait_for_stream(page)
+    finally:
+        if idea is not None:
+            with educator_api(browser, base_url) as api:
+                api.delete(f"/api/trade-ideas/{idea['id']}", headers={"Origin": base_url})
+        ctx.close()
 
 
 def test_service_worker_and_manifest(browser: Browser, base_url: str) -> None:

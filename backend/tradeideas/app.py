@@ -304,5 +304,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         on_error=unexpected_error,
         access_log=logging.getLogger(ACCESS_LOGGER),
         trusted_proxies=TrustedProxies(settings.forwarded_allow_ips),
+        stream_position=lambda: broker.high_water,
     )
     return app

@@ -92,6 +92,7 @@ class SSEClient:
     url: str
     token: str
     last_event_id: str | None = None
+    since: str | None = None  # `?since=`: a first stream, from the position of the data shown
     events: "asyncio.Queue[SSEEvent | None]" = field(default_factory=asyncio.Queue)
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     status: int | None = None
@@ -112,10 +113,11 @@ class SSEClient:
         headers = {"Authorization": f"Bearer {self.token}"}
         if self.last_event_id is not None:
             headers["Last-Event-ID"] = self.last_event_id
+        params = {} if self.since is None else {"since": self.since}
         try:
             async with (
                 httpx.AsyncClient(timeout=httpx.Timeout(10, read=None)) as client,
-                client.stream("GET", self.url + "/api/events", headers=headers) as response,
+                client.stream("GET", self.url + "/api/events", headers=headers, params=params) as response,
             ):
                 self.status = response.status_code
                 if response.status_code != 200:

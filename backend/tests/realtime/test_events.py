@@ -1,5 +1,6 @@
 """The outbox and the event stream: same-transaction writes, live delivery, audiences and replay."""
 
+import asyncio
 import os
 from typing import Any
 
@@ -173,6 +174,57 @@ async def test_replay_from_last_event_id_after_server_restart(app: FastAPI, sett
                 assert '"n":2' in text and "hidden" not in text
     finally:
         await second.stop()
+
+
+async def stream_position(url: str, token: str) -> int:
+    """The `X-Stream-Position` of an API answer (the customer's idea list, as the market page reads it first)."""
+    async with httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT) as http:
+        r = await http.get("/api/trade-ideas", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200
+        return int(r.headers["x-stream-position"])
+
+
+async def position_reaches(url: str, token: str, seq: int) -> int:
+    """Until answers say the server has delivered the event at `seq` (it hears a commit a moment later)."""
+    for _ in range(200):
+        if (found := await stream_position(url, token)) >= seq:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"X-Stream-Position never reached {seq}")
+
+
+async def test_a_first_stream_opened_from_the_datas_position_reloads_only_after_a_change_the_caller_may_see(
+    app: FastAPI, live: LiveServer, customer_token: str
+) -> None:
+    """The market page reads its data, then opens its stream a moment later: a change in between must not be missed.
+    The stream cannot replay it (the data may show it already, and applied twice a new idea would count twice as
+    unseen), so it starts with `resync` and the page reloads what it shows."""
+    shown_at = await stream_position(live.url, customer_token)
+    await emit(app, "idea.updated", {"secret": "educators"}, "educators")  # not the customer's to see
+    async with SSEClient(live.url, customer_token, since=str(shown_at)) as client:
+        live_id = await emit(app, "idea.created", {"n": "live"})
+        event = await client.next()
+        assert (event.id, event.type, event.data) == (str(live_id), "idea.created", {"n": "live"})
+
+    shown_at = await position_reaches(live.url, customer_token, live_id)
+    missed = await emit(app, "idea.created", {"n": "published before the stream opened"})
+    async with SSEClient(live.url, customer_token, since=str(shown_at)) as client:
+        event = await client.next()
+        assert (event.type, event.id) == ("resync", str(missed))
+        assert event.data == {"lastEventId": missed}
+        after = await emit(app, "idea.status", {"n": "after"})
+        event = await client.next()  # the change behind the resync is not streamed again
+        assert (event.id, event.data) == (str(after), {"n": "after"})
+    assert await position_reaches(live.url, customer_token, after) >= after
+
+
+async def test_every_api_answer_says_how_far_along_the_stream_the_server_was(
+    customer: httpx.AsyncClient, anon: httpx.AsyncClient
+) -> None:
+    answers = ((anon, "/api/config"), (anon, "/api/nothing-here"), (customer, "/api/auth/user"))
+    positions = [int((await client.get(path)).headers["x-stream-position"]) for client, path in answers]
+    assert all(p >= 0 for p in positions)
+    assert "x-stream-position" not in (await anon.get("/")).headers  # the app's pages are not answers of the API
 
 
 async def test_stream_requires_login(anon: httpx.AsyncClient) -> None:

@@ -9,7 +9,7 @@ import gzip
 import json
 import logging
 import time
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from urllib.parse import urlsplit
 
 from cachetools import LRUCache
@@ -236,6 +236,9 @@ def _accepts_gzip(scope: Scope) -> bool:
     return b"gzip" in (raw_header(scope, b"accept-encoding") or b"")
 
 
+STREAM_POSITION_HEADER = b"x-stream-position"
+
+
 class AppEdge:
     """The app's outermost middleware (added last in `create_app`), around everything else the app adds:
 
@@ -246,7 +249,10 @@ class AppEdge:
     - answers an error no handler took with the app's 500 handler, then raises it again: Starlette's
       `ServerErrorMiddleware`, outside it, sees the answer started and leaves it to the server to log;
     - counts the request and its duration by route template, and writes the access line when access logging is
-      on.
+      on;
+    - tells, in `X-Stream-Position`, how far along the event stream this process was when an API request came in
+      (`stream_position`): the client's first event stream starts from the earliest such position of the data it
+      shows, so a change made before the stream opened is not missed.
 
     So even an unexpected error's answer carries the id and the security headers, and is counted.
     """
@@ -258,11 +264,13 @@ class AppEdge:
         on_error: ErrorAnswer,
         access_log: logging.Logger,
         trusted_proxies: TrustedProxies,
+        stream_position: Callable[[], int] | None = None,
     ) -> None:
         self.app = app
         self.on_error = on_error
         self.access_log = access_log
         self.trusted_proxies = trusted_proxies
+        self.stream_position = stream_position
         self.metrics = RequestMetrics()
 
     def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
@@ -275,7 +283,10 @@ class AppEdge:
         if incoming is not None and not self._from_trusted_proxy(scope):
             incoming = None  # anyone could name a request id: only our own proxy's correlation id is kept
         request_id = (incoming and accepted_request_id(incoming)) or new_request_id()
-        id_header = (b"x-request-id", request_id.encode())
+        own_headers = [(b"x-request-id", request_id.encode())]
+        if self.stream_position is not None and scope["path"].startswith("/api/"):
+            # Read before the app reads anything: the answer shows every change up to this position, maybe more.
+            own_headers.append((STREAM_POSITION_HEADER, b"%d" % self.stream_position()))
         status = 0  # until the app answers
 
         async def send_with_headers(message: Message) -> None:
@@ -283,7 +294,7 @@ class AppEdge:
             if message["type"] == "http.response.start":
                 status = message["status"]
                 headers = with_security_headers(message.get("headers", ()), scope)
-                headers.append(id_header)
+                headers += own_headers
                 message["headers"] = headers
             await send(message)
 

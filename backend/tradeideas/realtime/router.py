@@ -33,6 +33,14 @@ async def stream_events(
     broker: Annotated[Broker, Depends(component(Broker))],
     last_event_id_header: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
     last_event_id: Annotated[str | None, Query(alias="lastEventId", max_length=MAX_EVENT_ID_LENGTH)] = None,
+    since: Annotated[
+        str | None,
+        Query(
+            max_length=MAX_EVENT_ID_LENGTH,
+            description="A first stream: the earliest `X-Stream-Position` of the data shown; the stream starts "
+            "with `resync` when anything the caller may see changed since.",
+        ),
+    ] = None,
 ) -> EventStream:
     """Server-Sent Events stream of changes the caller may see, replaying from Last-Event-ID."""
     return EventStream(
@@ -42,4 +50,5 @@ async def stream_events(
         is_educator=principal.is_educator,
         last_event_id=resume_after(last_event_id_header, last_event_id),
         session_may_have_ended=True,
+        since=resume_after(since),
     )

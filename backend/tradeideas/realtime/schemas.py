@@ -12,7 +12,8 @@ UNION_NAME = "RealtimeEvent"
 
 
 class Resync(DomainEvent):
-    """The client was away too long: reload every list, then go on from `lastEventId`."""
+    """Reload every list, then go on from `lastEventId`: the client was away too long for a replay, or (on a
+    first stream opened with `?since=`) something it may see changed after the data it shows was read."""
 
     type: Literal["resync"] = "resync"
     receivers = ONE_USER  # never published: the stream that fell behind writes it to its own client
@@ -27,6 +28,9 @@ along the stream, and resuming after any id received yields every later event ex
 `{type: event, ...data}` is one of the `RealtimeEvent` union documented in this response's schema: the
 changed object as the API returns it, for `ideas.seen` (sent only to that customer) their new unseen counts.
 A `: ping` comment comes every 25 s. `event: resync` means the client was away too long: reload every list.
+Every API answer carries `X-Stream-Position`, how far along this stream the server was when the request came
+in; a first stream opened with `?since=` the earliest of those of the data shown starts with `resync` when
+anything the caller may see changed since (so nothing made before the stream opened is missed).
 Customers never receive educator-only events."""
 
 

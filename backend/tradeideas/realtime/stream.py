@@ -50,6 +50,7 @@ class EventStream(Response):
         is_educator: bool,
         last_event_id: int | None,
         session_may_have_ended: bool,
+        since: int | None = None,
         retry_ms: int = 3000,
     ) -> None:
         super().__init__()
@@ -61,6 +62,8 @@ class EventStream(Response):
         self.session_may_have_ended = session_may_have_ended
         self.is_educator = is_educator
         self.last_event_id = last_event_id
+        # A first stream's start: the position of the data the client shows (`X-Stream-Position`), see `_catch_up`.
+        self.since = since
         self.retry_ms = retry_ms
 
     def init_headers(self, headers: Mapping[str, str] | None = None) -> None:
@@ -80,6 +83,8 @@ class EventStream(Response):
                 # The client has everything up to its Last-Event-ID, which may be ahead of this process's broker
                 # (it came from another process): what the broker offers up to there is not sent again either.
                 sub.replayed_through = max(self.last_event_id, await self._replay(send))
+            elif self.since is not None:
+                sub.replayed_through = await self._catch_up(self.since, send)
             # Send what arrived meanwhile, then the broker writes each new frame itself (or ends the response).
             await sub.flush(send)
             # This task only waits for the client to leave. The ASGI server also answers `http.disconnect`
@@ -107,9 +112,29 @@ class EventStream(Response):
             if len(rows) > limit:
                 # Too far behind: tell the client to reload its data instead of streaming thousands of events.
                 latest = await events_service.last_event_id(session)
-                data = orjson.dumps(Resync(last_event_id=latest).data())
-                await send(body(b"id: %d\nevent: resync\ndata: %s\n\n" % (latest, data)))
+                await _send_resync(send, latest)
                 return latest
         for event in rows:
             await send(body(encode(event)))
         return position(rows[-1]) if rows else 0
+
+    async def _catch_up(self, since: int, send: Send) -> int:
+        """A first stream, for data read at `since` or later: `resync` when the client may see any change made
+        since, so it reloads what it shows; returns the position the stream goes on from.
+
+        Not a replay: the data may already show some of those changes (the position is read as a request comes
+        in, the data after it), and an event applied twice would count twice (a customer's unseen ideas). A
+        reload is exact, and needed only when something changed in the moment between the first data and the
+        stream, which is rare."""
+        audiences = events_service.audiences_for(self.user_id, self.is_educator)
+        async with self.broker.db.sessionmaker() as session:
+            if not await events_service.events_after(session, since, 1, audiences):
+                return since  # nothing this client may see: the broker's later events follow
+            latest = await events_service.last_event_id(session)
+        await _send_resync(send, latest)
+        return latest
+
+
+async def _send_resync(send: Send, latest: int) -> None:
+    data = orjson.dumps(Resync(last_event_id=latest).data())
+    await send(body(b"id: %d\nevent: resync\ndata: %s\n\n" % (latest, data)))

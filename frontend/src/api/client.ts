@@ -1,5 +1,6 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema";
+import { streamPositionMiddleware } from "./streamPosition";
 
 export type Schemas = components["schemas"];
 export type CurrentUser = components["schemas"]["CurrentUser"];
@@ -18,3 +19,5 @@ export const api = createClient<paths>({
   // Resolve fetch at call time so tests can stub globalThis.fetch.
   fetch: (request: Request) => globalThis.fetch(request),
 });
+// Before any request: the event stream needs the position of the very first answers.
+api.use(streamPositionMiddleware);

@@ -413,6 +413,9 @@ export interface paths {
          *     `{type: event, ...data}` is one of the `RealtimeEvent` union documented in this response's schema: the
          *     changed object as the API returns it, for `ideas.seen` (sent only to that customer) their new unseen counts.
          *     A `: ping` comment comes every 25 s. `event: resync` means the client was away too long: reload every list.
+         *     Every API answer carries `X-Stream-Position`, how far along this stream the server was when the request came
+         *     in; a first stream opened with `?since=` the earliest of those of the data shown starts with `resync` when
+         *     anything the caller may see changed since (so nothing made before the stream opened is missed).
          *     Customers never receive educator-only events.
          */
         get: operations["stream_events"];
@@ -3103,7 +3106,8 @@ export interface components {
         };
         /**
          * Resync
-         * @description The client was away too long: reload every list, then go on from `lastEventId`.
+         * @description Reload every list, then go on from `lastEventId`: the client was away too long for a replay, or (on a
+         *     first stream opened with `?since=`) something it may see changed after the data it shows was read.
          */
         Resync: {
             /** Lasteventid */
@@ -4575,6 +4579,8 @@ export interface operations {
         parameters: {
             query?: {
                 lastEventId?: string | null;
+                /** @description A first stream: the earliest `X-Stream-Position` of the data shown; the stream starts with `resync` when anything the caller may see changed since. */
+                since?: string | null;
             };
             header?: {
                 "Last-Event-ID"?: string | null;

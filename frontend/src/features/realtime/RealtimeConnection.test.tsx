@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { notePosition, takeEarliestPosition } from "../../api/streamPosition";
 import type { EventHandlers, RealtimeEvent } from "../../lib/realtime";
 import { testQueryClient } from "../../test/render";
 import { RealtimeConnection } from "./RealtimeConnection";
@@ -45,6 +46,7 @@ const idea = {
 };
 
 beforeEach(() => {
+  takeEarliestPosition(); // no answers noted by another test
   FakeEventSource.all = [];
   vi.stubGlobal("EventSource", FakeEventSource);
 });
@@ -153,6 +155,38 @@ describe("RealtimeConnection after a gap", () => {
     act(() => es.fail(FakeEventSource.CLOSED));
     act(() => vi.advanceTimersByTime(retryDelay(0)));
     expect(FakeEventSource.all[1]!.url).toBe("/api/events?lastEventId=500");
+  });
+});
+
+describe("RealtimeConnection's first stream", () => {
+  it("starts from the earliest stream position of the answers already shown", () => {
+    for (const position of ["42", "17", "30", "not a position", "-1"]) notePosition(position);
+    const { unmount } = mount();
+    expect(FakeEventSource.all[0]!.url).toBe("/api/events?since=17");
+    unmount();
+    // Handed out once: a stream opened later, with no answer since, starts plainly.
+    mount();
+    expect(FakeEventSource.all[1]!.url).toBe("/api/events");
+  });
+
+  it("reloads what is shown when the server says something changed since", () => {
+    notePosition("17");
+    const { client } = mount();
+    const es = FakeEventSource.all[0]!;
+    const invalidate = vi.spyOn(client, "invalidateQueries");
+    act(() => es.open());
+    expect(invalidate).not.toHaveBeenCalled();
+    act(() => es.emit("resync", { lastEventId: 23 }, "23"));
+    expect(invalidate).toHaveBeenCalledTimes(1);
+  });
+
+  it("after giving up, reconnects from the same position while no event came", () => {
+    vi.useFakeTimers();
+    notePosition("17");
+    mount();
+    act(() => FakeEventSource.all[0]!.fail(FakeEventSource.CLOSED));
+    act(() => vi.advanceTimersByTime(retryDelay(0)));
+    expect(FakeEventSource.all[1]!.url).toBe("/api/events?since=17");
   });
 });
 

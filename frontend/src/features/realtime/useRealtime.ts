@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { takeEarliestPosition } from "../../api/streamPosition";
 import { dispatch, type EventHandlers, type RealtimeEvent, type RealtimeEventType, type Viewer } from "../../lib/realtime";
 
 export const EVENTS_URL = "/api/events";
@@ -20,6 +21,9 @@ let openSource: EventSource | null = null;
  * gives up (e.g. the server answered 401 or 503) this reconnects after a backoff with ?lastEventId=
  * and calls `onGaveUp` (the app refreshes the session then, so a logged-out tab stops trying).
  * Going offline shows the stream as reconnecting; coming back online reconnects at once.
+ *
+ * The first stream starts from the data already shown (`?since=`, see `api/streamPosition.ts`): the server sends
+ * `resync` if anything changed between that data and the stream.
  *
  * After a gap (the stream reopened after an error or going offline, or the server sent `resync`) every
  * query is invalidated, so what is on screen is refetched: the replay should have covered the gap, but a
@@ -68,9 +72,16 @@ export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGa
       refetchShown();
     };
 
+    // Where the data already shown stands: a first stream from there starts with `resync` if anything changed.
+    const since = takeEarliestPosition();
+
     const connect = () => {
       openSource?.close();
-      const url = lastEventId ? `${EVENTS_URL}?lastEventId=${encodeURIComponent(lastEventId)}` : EVENTS_URL;
+      const url = lastEventId
+        ? `${EVENTS_URL}?lastEventId=${encodeURIComponent(lastEventId)}`
+        : since
+          ? `${EVENTS_URL}?since=${since}`
+          : EVENTS_URL;
       const es = new EventSource(url);
       source = es;
       openSource = es;
