@@ -217,6 +217,14 @@ async def test_a_first_stream_opened_from_the_datas_position_reloads_only_after_
         assert (event.id, event.data) == (str(after), {"n": "after"})
     assert await position_reaches(live.url, customer_token, after) >= after
 
+    # A position ahead of every event (data read before the database was restored) reloads too, and holds nothing
+    # back.
+    async with SSEClient(live.url, customer_token, since=str(after + 1000)) as client:
+        event = await client.next()
+        assert (event.type, event.id) == ("resync", str(after))
+        fresh = await emit(app, "idea.created", {"n": "fresh"})
+        assert (await client.next()).id == str(fresh)
+
 
 async def test_every_api_answer_says_how_far_along_the_stream_the_server_was(
     customer: httpx.AsyncClient, anon: httpx.AsyncClient

@@ -128,9 +128,11 @@ class EventStream(Response):
         stream, which is rare."""
         audiences = events_service.audiences_for(self.user_id, self.is_educator)
         async with self.broker.db.sessionmaker() as session:
-            if not await events_service.events_after(session, since, 1, audiences):
-                return since  # nothing this client may see: the broker's later events follow
+            changed = await events_service.events_after(session, since, 1, audiences)
             latest = await events_service.last_event_id(session)
+        if not changed and since <= latest:
+            return since  # nothing this client may see: the broker's later events follow
+        # Changed, or a position ahead of every event: data read before the database was restored.
         await _send_resync(send, latest)
         return latest
 
