@@ -201,9 +201,13 @@ async def test_a_first_stream_opened_from_the_datas_position_reloads_only_after_
     unseen), so it starts with `resync` and the page reloads what it shows."""
     shown_at = await stream_position(live.url, customer_token)
     await emit(app, "idea.updated", {"secret": "educators"}, "educators")  # not the customer's to see
+    # The customer's own doing (the page marks ideas seen as it loads), which that page already shows.
+    await emit(app, "ideas.seen", {"forex": 0, "crypto": 0, "total": 0}, await customer_id(app))
     async with SSEClient(live.url, customer_token, since=str(shown_at)) as client:
         live_id = await emit(app, "idea.created", {"n": "live"})
         event = await client.next()
+        if event.type == "ideas.seen":  # the broker may hear of it only now, and hand it on as it does any event
+            event = await client.next()
         assert (event.id, event.type, event.data) == (str(live_id), "idea.created", {"n": "live"})
 
     shown_at = await position_reaches(live.url, customer_token, live_id)

@@ -38,7 +38,7 @@ async def stream_events(
         Query(
             max_length=MAX_EVENT_ID_LENGTH,
             description="A first stream: the earliest `X-Stream-Position` of the data shown; the stream starts "
-            "with `resync` when anything the caller may see changed since.",
+            "with `resync` when someone else changed anything the caller may see since.",
         ),
     ] = None,
 ) -> EventStream:

@@ -30,7 +30,8 @@ changed object as the API returns it, for `ideas.seen` (sent only to that custom
 A `: ping` comment comes every 25 s. `event: resync` means the client was away too long: reload every list.
 Every API answer carries `X-Stream-Position`, how far along this stream the server was when the request came
 in; a first stream opened with `?since=` the earliest of those of the data shown starts with `resync` when
-anything the caller may see changed since (so nothing made before the stream opened is missed).
+anything the caller may see changed since (events sent to the caller alone, which follow from their own actions,
+do not count), so nothing made before the stream opened is missed.
 Customers never receive educator-only events."""
 
 

@@ -81,7 +81,12 @@ async def publish_many(db: AsyncSession, domain_events: Sequence[DomainEvent], b
 
 def audiences_for(user_id: int, is_educator: bool) -> list[str]:
     """The audience values a user may receive."""
-    return [ALL, EDUCATORS if is_educator else CUSTOMERS, str(user_id)]
+    return [*shared_audiences(is_educator), str(user_id)]
+
+
+def shared_audiences(is_educator: bool) -> list[str]:
+    """The audiences a user shares with others: what other people's changes reach them by."""
+    return [ALL, EDUCATORS if is_educator else CUSTOMERS]
 
 
 async def events_after(db: AsyncSession, position: int, limit: int, audiences: list[str] | None = None) -> list[Event]:

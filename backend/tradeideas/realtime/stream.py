@@ -125,8 +125,12 @@ class EventStream(Response):
         Not a replay: the data may already show some of those changes (the position is read as a request comes
         in, the data after it), and an event applied twice would count twice (a customer's unseen ideas). A
         reload is exact, and needed only when something changed in the moment between the first data and the
-        stream, which is rare."""
-        audiences = events_service.audiences_for(self.user_id, self.is_educator)
+        stream, which is rare.
+
+        Only other people's changes count. The events sent to this user alone follow from the user's own actions
+        (ideas marked seen, journal entries): the page that acted has their answers, and opening the market page
+        marks ideas seen as it loads, so counting them would reload nearly every page."""
+        audiences = events_service.shared_audiences(self.is_educator)
         async with self.broker.db.sessionmaker() as session:
             changed = await events_service.events_after(session, since, 1, audiences)
             latest = await events_service.last_event_id(session)

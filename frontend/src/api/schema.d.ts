@@ -415,7 +415,8 @@ export interface paths {
          *     A `: ping` comment comes every 25 s. `event: resync` means the client was away too long: reload every list.
          *     Every API answer carries `X-Stream-Position`, how far along this stream the server was when the request came
          *     in; a first stream opened with `?since=` the earliest of those of the data shown starts with `resync` when
-         *     anything the caller may see changed since (so nothing made before the stream opened is missed).
+         *     anything the caller may see changed since (events sent to the caller alone, which follow from their own actions,
+         *     do not count), so nothing made before the stream opened is missed.
          *     Customers never receive educator-only events.
          */
         get: operations["stream_events"];
@@ -4579,7 +4580,7 @@ export interface operations {
         parameters: {
             query?: {
                 lastEventId?: string | null;
-                /** @description A first stream: the earliest `X-Stream-Position` of the data shown; the stream starts with `resync` when anything the caller may see changed since. */
+                /** @description A first stream: the earliest `X-Stream-Position` of the data shown; the stream starts with `resync` when someone else changed anything the caller may see since. */
                 since?: string | null;
             };
             header?: {
