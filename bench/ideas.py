@@ -180,13 +180,21 @@ def start_server(settings: Settings, port: int, workers: int, cache_entries: int
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+            # The first worker up answers; the connections opened next must find every worker listening.
+            answered = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200
+            if answered and listening_sockets(port) >= workers:
                 return proc
         except httpx.HTTPError:
             pass
         time.sleep(0.3)
     proc.kill()
     raise SystemExit("server did not start")
+
+
+def listening_sockets(port: int) -> int:
+    """How many sockets listen on `port` (Linux /proc/net/tcp): one per worker once each has started."""
+    rows = (line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:])
+    return sum(1 for row in rows if row[3] == "0A" and int(row[1].split(":")[1], 16) == port)
 
 
 async def _client(
