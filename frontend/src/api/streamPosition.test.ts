@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "./client";
-import { STREAM_POSITION_HEADER, takeEarliestPosition } from "./streamPosition";
+import { earliestPosition, forgetPositions, STREAM_POSITION_HEADER } from "./streamPosition";
 
 function answer(position: string | null, status = 200): Response {
   const headers = new Headers({ "content-type": "application/json" });
@@ -9,15 +9,16 @@ function answer(position: string | null, status = 200): Response {
 }
 
 describe("the API client's stream positions", () => {
-  beforeEach(() => void takeEarliestPosition());
+  beforeEach(() => forgetPositions());
   afterEach(() => vi.unstubAllGlobals());
 
-  it("keeps the earliest X-Stream-Position of its answers, errors included, until it is taken", async () => {
+  it("keeps the earliest X-Stream-Position of its answers, errors included, until they are forgotten", async () => {
     const answers = [answer("9007199254740993"), answer("120"), answer(null), answer("95", 404)];
     vi.stubGlobal("fetch", vi.fn(async () => answers.shift()!));
     for (let i = 0; i < 4; i++) await api.GET("/api/config");
-    expect(takeEarliestPosition()).toBe("95");
-    expect(takeEarliestPosition()).toBeNull();
+    expect(earliestPosition()).toBe("95");
+    forgetPositions();
+    expect(earliestPosition()).toBeNull();
   });
 
   it("compares positions beyond JavaScript's exact integers as the server wrote them", async () => {
@@ -25,6 +26,6 @@ describe("the API client's stream positions", () => {
     vi.stubGlobal("fetch", vi.fn(async () => answers.shift()!));
     await api.GET("/api/config");
     await api.GET("/api/config");
-    expect(takeEarliestPosition()).toBe("9007199254740993");
+    expect(earliestPosition()).toBe("9007199254740993");
   });
 });

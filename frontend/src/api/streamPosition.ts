@@ -10,18 +10,21 @@ export const STREAM_POSITION_HEADER = "X-Stream-Position";
 
 let earliest: bigint | null = null;
 
-/** Keeps the earliest position of the answers since it was last taken. */
+/** Keeps the earliest position of the answers since they were last forgotten. */
 export function notePosition(value: string | null): void {
   if (value === null || !/^\d{1,20}$/.test(value)) return;
   const position = BigInt(value);
   if (earliest === null || position < earliest) earliest = position;
 }
 
-/** The earliest position noted since the last call (null if none), forgotten as it is handed out. */
-export function takeEarliestPosition(): string | null {
-  const position = earliest;
+/** The earliest position noted since they were last forgotten (null if none). */
+export function earliestPosition(): string | null {
+  return earliest === null ? null : earliest.toString();
+}
+
+/** Forget the positions noted so far: a stream that opened covers everything after them. */
+export function forgetPositions(): void {
   earliest = null;
-  return position === null ? null : position.toString();
 }
 
 export const streamPositionMiddleware: Middleware = {

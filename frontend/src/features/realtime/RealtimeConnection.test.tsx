@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { notePosition, takeEarliestPosition } from "../../api/streamPosition";
+import { forgetPositions, notePosition } from "../../api/streamPosition";
 import type { EventHandlers, RealtimeEvent } from "../../lib/realtime";
 import { testQueryClient } from "../../test/render";
 import { RealtimeConnection } from "./RealtimeConnection";
@@ -46,7 +46,7 @@ const idea = {
 };
 
 beforeEach(() => {
-  takeEarliestPosition(); // no answers noted by another test
+  forgetPositions(); // no answers noted by another test
   FakeEventSource.all = [];
   vi.stubGlobal("EventSource", FakeEventSource);
 });
@@ -161,12 +161,16 @@ describe("RealtimeConnection after a gap", () => {
 describe("RealtimeConnection's first stream", () => {
   it("starts from the earliest stream position of the answers already shown", () => {
     for (const position of ["42", "17", "30", "not a position", "-1"]) notePosition(position);
-    const { unmount } = mount();
+    mount().unmount();
     expect(FakeEventSource.all[0]!.url).toBe("/api/events?since=17");
-    unmount();
-    // Handed out once: a stream opened later, with no answer since, starts plainly.
+    // Mounted again before any stream opened (as React's StrictMode does): the same position.
+    const again = mount();
+    expect(FakeEventSource.all[1]!.url).toBe("/api/events?since=17");
+    act(() => FakeEventSource.all[1]!.open());
+    again.unmount();
+    // Once a stream opened, a later one with no answer since starts plainly.
     mount();
-    expect(FakeEventSource.all[1]!.url).toBe("/api/events");
+    expect(FakeEventSource.all[2]!.url).toBe("/api/events");
   });
 
   it("reloads what is shown when the server says something changed since", () => {

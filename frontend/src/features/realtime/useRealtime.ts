@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { takeEarliestPosition } from "../../api/streamPosition";
+import { earliestPosition, forgetPositions } from "../../api/streamPosition";
 import { dispatch, type EventHandlers, type RealtimeEvent, type RealtimeEventType, type Viewer } from "../../lib/realtime";
 
 export const EVENTS_URL = "/api/events";
@@ -73,7 +73,8 @@ export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGa
     };
 
     // Where the data already shown stands: a first stream from there starts with `resync` if anything changed.
-    const since = takeEarliestPosition();
+    // Forgotten once a stream opens (not when read: an effect run twice, as React's StrictMode does, reads it twice).
+    const since = earliestPosition();
 
     const connect = () => {
       openSource?.close();
@@ -86,6 +87,7 @@ export function useRealtime(viewer: Viewer | null, handlers: EventHandlers, onGa
       source = es;
       openSource = es;
       es.onopen = () => {
+        forgetPositions();
         attempt = 0;
         setStatus("open");
         if (gap) {
