@@ -5,7 +5,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time
 from threading import Lock
 from time import monotonic
 from typing import Any, Protocol, cast
@@ -80,6 +80,11 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def start_of_day(day: date) -> datetime:
+    """The UTC midnight that starts `day`: where a period filter "since DAY" begins (ideas, records)."""
+    return datetime.combine(day, time.min, UTC)
 
 
 async def lock_until_commit(db: AsyncSession, lock_class: int, key: int) -> None:

@@ -4,7 +4,7 @@ import base64
 import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth.models import Role, User, avatar_url, display_name
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.core.schemas import MAX_ID
-from tradeideas.db import DriverQuery, DriverReader, NamedRow, UTCDateTime, id_in
+from tradeideas.db import DriverQuery, DriverReader, NamedRow, UTCDateTime, id_in, start_of_day
 from tradeideas.desk.models import IdeaTaken
 from tradeideas.desk.taken import shown_taken
 from tradeideas.ideas.cache import SeenMarks
@@ -450,7 +450,7 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime)
     if filters.time_frame is not None:
         params["time_frame"] = filters.time_frame.lower()
     if filters.since is not None:
-        params["since"] = datetime.combine(date.fromisoformat(filters.since), time.min, UTC)
+        params["since"] = start_of_day(date.fromisoformat(filters.since))
     if kind == "active":
         params["shown_since"] = now - INVALIDATED_SHOWN
     if filters.cursor:

@@ -15,7 +15,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime, time
+from datetime import date, datetime
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid, NotFound
-from tradeideas.db import Database, DriverQuery, id_rows, lock_until_commit
+from tradeideas.db import Database, DriverQuery, id_rows, lock_until_commit, start_of_day
 from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import TradeIdea
@@ -75,10 +75,6 @@ P = TypeVar("P")
 
 
 # ---------------------------------------------------------------- writing
-
-
-def _start_of(day: date) -> datetime:
-    return datetime.combine(day, time.min, UTC)
 
 
 def _closed_ideas() -> Select[int, str, str, str, str, float | None, datetime | None]:
@@ -313,7 +309,7 @@ def _where(query: Q, model: Any, f: RecordFilter, moment: Any) -> Q:
     if f.time_frame is not None:
         query = query.where(func.lower(model.time_frame) == f.time_frame.lower())
     if f.since is not None and moment is not None:
-        query = query.where(moment >= _start_of(f.since))
+        query = query.where(moment >= start_of_day(f.since))
     return query
 
 
@@ -509,7 +505,7 @@ async def track_record(
     extra = (await _open_and_withdrawn(db, [educator_id], f))[educator_id]
     # The verified figures count the same ideas: market, idea type and time frame; the period by settlement.
     counted = _where(select(TradeIdea.id).where(TradeIdea.educator_id == educator_id), TradeIdea, f, None)
-    since = None if f.since is None else _start_of(f.since)
+    since = None if f.since is None else start_of_day(f.since)
     verified, agreement = (await price_checks.verified_figures(db, [educator_id], counted, since))[educator_id]
     # Followers of the ideas the filters select, open ones included (`since`: published on or after the day).
     its_ideas = select(TradeIdea.id, TradeIdea.educator_id).where(TradeIdea.educator_id == educator_id)
