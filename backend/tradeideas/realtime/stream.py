@@ -24,8 +24,8 @@ MAX_POSITION = 2**63 - 1  # stream positions are BIGINT
 
 
 def resume_after(*values: str | None) -> int | None:
-    """The stream position to replay after: the `Last-Event-ID` header (reconnects) or `lastEventId` query (first
-    load)."""
+    """The first of `values` that is a stream position: the `Last-Event-ID` header (reconnects) or `lastEventId`
+    query to replay after, or a first stream's `since`."""
     for value in values:
         if value is not None and value.strip().isascii() and value.strip().isdigit():
             seq = int(value.strip())
