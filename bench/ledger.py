@@ -2,10 +2,10 @@
 ≤ 1 ms per append, 1,000,000 entries verified in ≤ 60 s).
 
 1. Append: APPENDS transactions, each appending one `idea.price_check`-sized entry through `ledger.service.append`
-   (advisory lock, head read, insert; the day's row by trigger) on a fresh PostgreSQL database; the time inside
-   `append` is measured per call from after the transaction's first statement (the change it records has begun
-   the transaction; its commit is excluded too, the change pays both anyway), and the
-   commits per second of such transactions with 1 and 8 writers.
+   (the turn and the head in one call, then the insert; the day's row by trigger) on a fresh PostgreSQL database;
+   the time inside `append` is measured per call from after the transaction's first statement (the change it
+   records has begun the transaction; its commit is excluded too, the change pays both anyway), and the commits per
+   second of such transactions with 1 and 8 writers.
 2. Verify: ENTRIES entries (a realistic idea payload each) are written with COPY, hashed in the documented form,
    then `ledger.verify.verify` walks them all (no ideas in the table, so the live-table comparison is skipped
    by subject: every subject is reported as gone, which the walk counts but does not slow).
@@ -100,7 +100,8 @@ async def run(count: int, entries: int) -> None:
             inside, rate = await appends(db, count, writers)
             inside.sort()
             print(
-                f"append, {writers} writer(s): median {statistics.median(inside) * 1000:.2f} ms, "
+                f"append, {writers} writer(s): mean {statistics.fmean(inside) * 1000:.2f} ms, "
+                f"median {statistics.median(inside) * 1000:.2f} ms, "
                 f"p99 {inside[int(len(inside) * 0.99)] * 1000:.2f} ms inside append; {rate:.0f} commits/s"
             )
         started = time.perf_counter()

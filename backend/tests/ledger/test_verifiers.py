@@ -2,6 +2,7 @@
 only, run by the system's own Python) against a running `tradeideas serve`, as a member would."""
 
 import asyncio
+import importlib.util
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from tests.realtime.conftest import free_port
 from tests.serve import start_serve, stop_serve, wait_healthy
 from tradeideas.db import Database
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.ledger.chain import canonical
 from tradeideas.ledger.models import LedgerEntry
 from tradeideas.settings import Settings
 
@@ -121,3 +123,19 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
     finally:
         stop_serve(proc)
         await asyncio.to_thread(drop_own, settings, name)
+
+
+def test_the_app_and_the_standalone_verifier_write_the_same_canonical_json() -> None:
+    """The app writes canonical JSON in one C-coded pass; the standalone tool value by value, as RFC 8785 reads."""
+    spec = importlib.util.spec_from_file_location("verify_ledger_tool", TOOL)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    samples: list[object] = [
+        {"seq": 2**53, "at": "2026-11-27T05:00:00.000000Z", "payload": {"pair": "EUR/USD", "exit2": None}},
+        {"\uff61": "1", "\U0001f600": "2", "é": "3", "a": "4", "Z": [True, False, None, 0, -7]},
+        {'quote"back\\slash': "tab\tnew\nline\rbell\x07nul\x00del\x7f", "nested": {"b": {"d": "", "c": []}}},
+        ["\u2028\u2029", "ü€😀", {"\ue000": 1, "\U00010000": 2}],
+    ]
+    for sample in samples:
+        assert canonical(sample) == tool.canonical(sample), sample

@@ -63,18 +63,17 @@ async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload
     value is a string or null (numbers as strings); anything else is a TypeError, so an entry that could be hashed
     two ways is never written.
 
-    Three statements: the turn, the head, and the entry. The entry's day fingerprint (`ledger_days`) is kept by a
-    trigger inside the insert (decision 0058). On PostgreSQL, once the change being recorded has begun the
-    transaction, they run on the transaction's own asyncpg connection: through the session each cost 0.4-0.8 ms
-    of SQLAlchemy's execution path, through the driver 0.1 ms, and the ledger is on the path of every change to an
-    idea (bench/RESULTS.md, decision 0058)."""
+    Three steps: the turn, the head, and the entry; on PostgreSQL the first two are one call (decision 0068). The
+    entry's day fingerprint (`ledger_days`) is kept by a trigger inside the insert (decision 0058). On PostgreSQL,
+    once the change being recorded has begun the transaction, they run on the transaction's own asyncpg
+    connection: through the session each cost 0.4-0.8 ms of SQLAlchemy's execution path, through the driver 0.1 ms,
+    and the ledger is on the path of every change to an idea (bench/RESULTS.md, decision 0058)."""
     for key, value in payload.items():
         if value is not None and not isinstance(value, str):
             raise TypeError(f"ledger payload {key!r} must be a string or null, not {type(value).__name__}")
     driver = await _driver_in_transaction(db)
     if driver is not None:
-        await driver.execute(TURN_SQL, APPEND_LOCK)
-        last = await driver.fetchrow(HEAD_SQL)
+        last = await driver.fetchrow(TURN_AND_HEAD_SQL, APPEND_LOCK)
     else:
         await take_turn(db)  # through the session: it begins the transaction if nothing has yet
         last = (
@@ -106,8 +105,8 @@ async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload
 
 
 ENTRY_COLUMNS = ("seq", "at", "kind", "subject_id", "payload", "prev_hash", "hash", "recorded_at")
-TURN_SQL = "SELECT pg_advisory_xact_lock($1)"
-HEAD_SQL = "SELECT seq, hash FROM ledger_entries ORDER BY seq DESC LIMIT 1"
+# Takes the turn, then reads the head with a snapshot taken after it (migration 0019, decision 0068).
+TURN_AND_HEAD_SQL = "SELECT seq, hash FROM ledger_head_after_turn($1)"
 INSERT_SQL = f"INSERT INTO ledger_entries ({', '.join(ENTRY_COLUMNS)}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"  # noqa: S608 - constant columns
 
 
