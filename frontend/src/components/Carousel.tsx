@@ -10,6 +10,12 @@ import { cn } from "./cn";
  */
 const firstSlides = () => (typeof window.matchMedia === "function" && !window.matchMedia("(min-width: 1024px)").matches ? 2 : 3);
 
+/** `previous` with `added` in it: the same set when nothing is new, so React keeps the render it has. */
+function including(previous: ReadonlySet<string>, added: ReadonlySet<string>): ReadonlySet<string> {
+  const fresh = [...added].filter((key) => !previous.has(key));
+  return fresh.length === 0 ? previous : new Set([...previous, ...fresh]);
+}
+
 const navButton =
   "inline-flex h-11 w-11 items-center sm:h-10 sm:w-10 justify-center rounded-full border border-line bg-card text-fg shadow transition-colors hover:bg-card-hover disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400";
 
@@ -37,6 +43,10 @@ export function Carousel({
   const slides = Children.toArray(children);
   const keys: Key[] = slides.map((slide, index) => (isValidElement(slide) && slide.key !== null ? slide.key : index));
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
+  // Slides that have been in view. A neighbour drawn before the reader has seen it does not count towards the
+  // row's height: drawn taller than the cards in view, it would push the controls and the page below down with
+  // nobody touching anything (a layout shift).
+  const [seen, setSeen] = useState<ReadonlySet<string>>(() => new Set());
   const [first] = useState(firstSlides);
   // The same options object from render to render: embla's hook compares (and re-applies) them whenever it changes.
   const options = useMemo(() => ({ loop, align: "start", containScroll: loop ? false : "trimSnaps" }) as const, [loop]);
@@ -69,21 +79,23 @@ export function Carousel({
     const count = embla.slideNodes().length;
     const inView = embla.slidesInView();
     const nodes = embla.slideNodes();
+    const keyAt = (index: number) => nodes[loop ? (index + count) % count : index]?.dataset.slide;
     const wanted = new Set<string>();
+    const visible = new Set<string>();
     for (const index of inView.length > 0 ? inView : [embla.selectedScrollSnap()]) {
+      const key = keyAt(index);
+      if (key !== undefined) visible.add(key);
       for (const near of [index - 1, index, index + 1]) {
-        const key = nodes[loop ? (near + count) % count : near]?.dataset.slide;
-        if (key !== undefined) wanted.add(key);
+        const nearKey = keyAt(near);
+        if (nearKey !== undefined) wanted.add(nearKey);
       }
     }
     // In a transition: the slides drawn here are next to the view, not in it, so React may draw them in
     // slices that let the browser handle input meanwhile.
-    startTransition(() =>
-      setShown((previous) => {
-        const added = [...wanted].filter((key) => !previous.has(key));
-        return added.length === 0 ? previous : new Set([...previous, ...added]);
-      }),
-    );
+    startTransition(() => {
+      setShown((previous) => including(previous, wanted));
+      setSeen((previous) => including(previous, visible));
+    });
   }, [embla, loop]);
 
   useEffect(() => {
@@ -140,7 +152,12 @@ export function Carousel({
                 role="group"
                 aria-roledescription="slide"
                 aria-label={`${index + 1} of ${slides.length}`}
-                className="min-w-0 shrink-0 grow-0 basis-[88%] pl-4 md:basis-1/2 lg:basis-1/3"
+                className={cn(
+                  "min-w-0 shrink-0 grow-0 basis-[88%] pl-4 md:basis-1/2 lg:basis-1/3",
+                  // Drawn but not yet seen: laid out at no height (its card overflows, out of view), so the
+                  // row is as tall as what the reader has seen.
+                  index >= first && !seen.has(String(key)) && "max-h-0 self-start",
+                )}
               >
                 {index < first || shown.has(String(key)) ? slide : null}
               </div>
