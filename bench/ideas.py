@@ -304,8 +304,13 @@ def customer_tokens(port: int, count: int) -> list[str]:
     tokens = []
     for i in range(count):
         email = "customer@example.com" if i == 0 else f"bench.customer{i}@example.com"
+        # The first login can wait for the server's first price-check round over the seeded ideas, which keeps
+        # the leading worker busy for several seconds (6.9-8.4 s over 1,000 ideas on SQLite, 2026-11-27); the
+        # load starts after it.
         r = httpx.post(
-            f"{base}/api/auth/login", json={"email": email, "password": PASSWORD, "selectedRole": "customer"}
+            f"{base}/api/auth/login",
+            json={"email": email, "password": PASSWORD, "selectedRole": "customer"},
+            timeout=120,
         )
         r.raise_for_status()
         tokens.append(r.json()["sessionToken"])
