@@ -54,7 +54,7 @@ async def appends(db: Database, count: int, writers: int) -> tuple[list[float], 
                 # sent): what the ledger adds is measured from there.
                 await s.execute(text("SELECT 1"))
                 started = time.perf_counter()
-                await service.append(s, "idea.result", left + 1, PAYLOAD, datetime.now(UTC))
+                await service.append(s, "idea.result", left + 1, PAYLOAD)
                 inside.append(time.perf_counter() - started)
 
     started = time.perf_counter()

@@ -15,7 +15,7 @@ from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE
 
 PASSWORD = os.environ.get("DEMO_PASSWORD", "TradeIdeas2026!")
 THEME = os.environ.get("THEME", "dark")
-PUBLIC = ["/login", "/zinrai-educators-1", "/admin/login", "/invite/not-a-token", "/nope"]
+PUBLIC = ["/login", "/zinrai-educators-1", "/admin/login", "/invite/not-a-token", "/proof", "/nope"]
 CUSTOMER = [
     "/customer/dashboard",
     "/customer/forex",

@@ -1,7 +1,7 @@
 """Each finished UTC day's fingerprint is posted to the messaging channel once (the Bot API's sendMessage), by
 housekeeping in the leading process; without a channel nothing is queued."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from fastapi import FastAPI
@@ -10,6 +10,7 @@ from sqlalchemy import delete, select, update
 from tests.push.conftest import FakePushService
 from tradeideas import housekeeping
 from tradeideas.db import utcnow
+from tradeideas.ledger import service
 from tradeideas.ledger.models import LedgerDay
 from tradeideas.push.models import PushDelivery
 from tradeideas.settings import Settings
@@ -56,3 +57,22 @@ async def test_finished_days_are_posted_once(
         async with ledger_app.state.db.sessionmaker() as s, s.begin():
             await s.execute(delete(PushDelivery))
             await s.execute(update(LedgerDay).values(posted_at=None))
+
+
+async def test_a_day_is_posted_once_a_few_minutes_have_passed_since_it_ended(ledger_app: FastAPI) -> None:
+    """A writer whose clock runs a little behind could still date an entry in the day that has just ended, so a day
+    is posted five minutes after its midnight, not at it."""
+    today = utcnow().date()
+    midnight = datetime.combine(today + timedelta(days=1), time(), UTC)
+    posts: list[str] = []
+
+    async def post(text: str) -> bool:
+        posts.append(text)
+        return True
+
+    async with ledger_app.state.db.sessionmaker() as s:
+        await service.post_fingerprints(s, midnight + timedelta(minutes=4), post, "Trade Ideas", None)
+        assert not any(today.isoformat() in text for text in posts)
+        await service.post_fingerprints(s, midnight + timedelta(minutes=6), post, "Trade Ideas", None)
+        assert [text for text in posts if today.isoformat() in text] != []
+        await s.rollback()

@@ -19,8 +19,8 @@ from tradeideas.db import utcnow
 from tradeideas.ideas.commands import set_status
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.ledger import service
-from tradeideas.ledger.chain import canonical
-from tradeideas.ledger.models import LedgerEntry
+from tradeideas.ledger.chain import canonical, format_at
+from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.ledger.verify import verify
 from tradeideas.prices.events import IdeaPriceChecked
 from tradeideas.realtime.service import publish
@@ -240,25 +240,38 @@ async def service_head(app: FastAPI) -> tuple[int, str]:
         return (0, "0" * 64) if last is None else (last.seq, last.hash)
 
 
+async def _days(app: FastAPI) -> dict[str, tuple[int, int, str]]:
+    async with app.state.db.sessionmaker() as s:
+        return {
+            d.day.isoformat(): (d.last_seq, d.entries, d.hash) for d in (await s.execute(select(LedgerDay))).scalars()
+        }
+
+
 async def test_a_price_check_step_is_an_entry_and_leaves_the_ideas_state_alone(
     ledger_app: FastAPI, teacher: httpx.AsyncClient
 ) -> None:
     """Each step of the independent settlement is appended as `idea.price_check` by the app's own wiring (the
     event the price checks publish in their transaction); the idea's state in the ledger stays its last
-    publish, edit or result, so verify-ledger still holds and a later edit compares against that state."""
+    publish, edit or result, so verify-ledger still holds and a later edit compares against that state.
+
+    The step is recorded after its candle, here one from two days ago (a backlog, a restart): its entry is dated
+    when it is recorded and carries the candle's time in its payload, so the days that have ended, and the
+    fingerprints already posted for them, stay as they were (decision 0070)."""
     idea_id = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "AUD/NZD"})).json()["id"]
-    at = utcnow()
+    candle = utcnow() - timedelta(days=2, hours=3)
     step = IdeaPriceChecked(
         idea_id=idea_id,
         educator_id=1,
         step="triggered",
-        at=at,
+        at=candle,
         feed="oanda",
         symbol="AUD_NZD",
         price="0.9400",
         outcome=None,
         r_multiple=None,
     )
+    days_before, head_before = await _days(ledger_app), await service_head(ledger_app)
+    recorded_from = utcnow()
     async with ledger_app.state.db.sessionmaker() as s, s.begin():
         await publish(s, step)
     async with ledger_app.state.db.sessionmaker() as s:
@@ -270,13 +283,37 @@ async def test_a_price_check_step_is_an_entry_and_leaves_the_ideas_state_alone(
         assert [entry.kind for entry in last] == ["idea.published", "idea.price_check"]
         assert json.loads(last[-1].payload) == {
             "step": "triggered",
+            "candleAt": format_at(candle),
             "feed": "oanda",
             "symbol": "AUD_NZD",
             "price": "0.9400",
             "outcome": None,
             "rMultiple": None,
         }
+        assert last[-1].seq == head_before[0] + 1
+        assert format_at(recorded_from) <= last[-1].at <= format_at(utcnow())
         assert (await service.last_payload(s, idea_id)) == json.loads(last[0].payload)
+    days_after = await _days(ledger_app)
+    today = last[-1].at[:10]
+    assert {d: v for d, v in days_after.items() if d != today} == {d: v for d, v in days_before.items() if d != today}
+    assert days_after[today][0] == last[-1].seq
+    assert await _problems(ledger_app) == []
+
+
+async def test_an_entry_is_never_dated_before_the_one_it_follows(ledger_app: FastAPI) -> None:
+    """Dates rise with positions, whatever moment a writer passes or however its clock stands, so a day that has
+    ended gains nothing: an entry for a change nine days ago is dated as the head it follows."""
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        first = await service.append(s, "idea.price_check", 990_101, {"n": "now"})
+        second = await service.append(s, "idea.price_check", 990_102, {"n": "late"}, utcnow() - timedelta(days=9))
+    async with ledger_app.state.db.sessionmaker() as s:
+        rows = (await s.execute(select(LedgerEntry).where(LedgerEntry.seq >= first).order_by(LedgerEntry.seq))).all()
+        assert [(r.seq, r.subject_id) for (r,) in rows] == [(first, 990_101), (second, 990_102)]
+        assert rows[1][0].at == rows[0][0].at
+    days = await _days(ledger_app)
+    assert days[rows[1][0].at[:10]][0] == second
+    nine_days_ago = (utcnow() - timedelta(days=9)).date().isoformat()
+    assert days.get(nine_days_ago, (0,))[0] < first
     assert await _problems(ledger_app) == []
 
 

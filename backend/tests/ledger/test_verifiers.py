@@ -99,6 +99,17 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
             day = (await anyone.get("/api/proof")).json()["days"][0]
         kept = await _run([*verifier, "--fingerprint", f"{day['date']}={day['hash']}"], tool_env)
         assert kept.returncode == 0, kept.stderr
+        # The day goes on: its fingerprint moves, and the one kept earlier is still an entry of that day's.
+        async with httpx.AsyncClient(base_url=url) as educator:
+            assert (await educator.post("/api/auth/login", json=login)).status_code == 200
+            assert (await educator.post("/api/trade-ideas", json={**IDEA, "pair": "NZD/NOK"})).status_code == 201
+        async with httpx.AsyncClient(base_url=url) as anyone:
+            assert (await anyone.get(f"/api/proof/days/{day['date']}")).json()["hash"] != day["hash"]
+        still = await _run([*verifier, "--fingerprint", f"{day['date']}={day['hash']}"], tool_env)
+        assert still.returncode == 0, still.stderr
+        made_up = await _run([*verifier, "--fingerprint", f"{day['date']}={'0' * 63}1"], tool_env)
+        assert made_up.returncode == 1
+        assert made_up.stderr.strip().endswith(f"the fingerprint of {day['date']} you kept is no longer in the chain")
 
         # Someone with database access re-grades the loss and rewrites its entry to match.
         db = Database(settings)

@@ -14,11 +14,15 @@ class EntryOut(CamelModel):
     without `hash`."""
 
     seq: int = Field(ge=1)
-    at: str = Field(description="UTC, always written as YYYY-MM-DDTHH:MM:SS.ffffffZ")
+    at: str = Field(
+        description="When the ledger recorded the entry, never before the entry it follows; UTC, always written as "
+        "YYYY-MM-DDTHH:MM:SS.ffffffZ"
+    )
     kind: str = Field(description="idea.published, idea.edited, idea.result, idea.deleted or idea.price_check")
     subject_id: int = Field(description="The idea the entry is about")
     payload: dict[str, str | None] = Field(
-        description="The idea's levels, status and outcome after the change; every number is a string"
+        description="The idea's levels, status and outcome after the change (for idea.price_check: the step, the "
+        "price and `candleAt`, the time of the candle that proves it); every number is a string"
     )
     prev_hash: str = HASH
     hash: str = HASH
@@ -35,7 +39,8 @@ class Head(CamelModel):
 
 
 class DayFingerprint(CamelModel):
-    """A UTC day's fingerprint: the hash of its last entry, which fixes every entry before it."""
+    """A UTC day's fingerprint: the hash of its last entry, which fixes every entry before it. Entries are dated when
+    they are recorded, so once the day is over its fingerprint never changes."""
 
     date: dt.date
     first_seq: int

@@ -58,10 +58,15 @@ async def head(db: AsyncSession) -> LedgerEntry | None:
     return (await db.execute(select(LedgerEntry).order_by(LedgerEntry.seq.desc()).limit(1))).scalar_one_or_none()
 
 
-async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload, at: datetime) -> int:
+async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload, at: datetime | None = None) -> int:
     """Add one entry at the end of the chain, in the caller's transaction; its position is returned. Every payload
     value is a string or null (numbers as strings); anything else is a TypeError, so an entry that could be hashed
     two ways is never written.
+
+    The entry is dated `at` (by default: now, once the turn is this transaction's), and never before the head it
+    follows, so dates rise with positions and a UTC day that has ended gains no entries: its fingerprint, once
+    posted, stays its fingerprint (decision 0070). Only entries written before any day was posted (the backfill of
+    an old database, the demo's first start) pass a moment of their own.
 
     Three steps: the turn, the head, and the entry; on PostgreSQL the first two are one call (decision 0068). The
     entry's day fingerprint (`ledger_days`) is kept by a trigger inside the insert (decision 0058). On PostgreSQL,
@@ -77,11 +82,14 @@ async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload
     else:
         await take_turn(db)  # through the session: it begins the transaction if nothing has yet
         last = (
-            await db.execute(select(LedgerEntry.seq, LedgerEntry.hash).order_by(LedgerEntry.seq.desc()).limit(1))
+            await db.execute(
+                select(LedgerEntry.seq, LedgerEntry.hash, LedgerEntry.at).order_by(LedgerEntry.seq.desc()).limit(1)
+            )
         ).first()
+    dated = format_at(at or utcnow())
     entry = Entry(
         seq=1 if last is None else last[0] + 1,
-        at=format_at(at),
+        at=dated if last is None else max(dated, last[2]),  # one fixed-width UTC spelling: text order is time order
         kind=kind,
         subject_id=subject_id,
         payload=payload,
@@ -105,8 +113,8 @@ async def append(db: AsyncSession, kind: Kind, subject_id: int, payload: Payload
 
 
 ENTRY_COLUMNS = ("seq", "at", "kind", "subject_id", "payload", "prev_hash", "hash", "recorded_at")
-# Takes the turn, then reads the head with a snapshot taken after it (migration 0019, decision 0068).
-TURN_AND_HEAD_SQL = "SELECT seq, hash FROM ledger_head_after_turn($1)"
+# Takes the turn, then reads the head with a snapshot taken after it (migrations 0019 and 0020, decision 0068).
+TURN_AND_HEAD_SQL = "SELECT seq, hash, at FROM ledger_head_after_turn($1)"
 INSERT_SQL = f"INSERT INTO ledger_entries ({', '.join(ENTRY_COLUMNS)}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"  # noqa: S608 - constant columns
 
 
@@ -187,7 +195,7 @@ def _drop_noted(session: Session, previous_transaction: SessionTransaction) -> N
 
 async def on_idea_published(db: AsyncSession, event: IdeaCreated) -> None:
     payload = idea_payload(event)
-    note(db, lambda now: append(now, "idea.published", event.id, payload, event.created_at))
+    note(db, lambda now: append(now, "idea.published", event.id, payload))
 
 
 async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
@@ -197,14 +205,14 @@ async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
     async def append_now(now: AsyncSession) -> None:
         await take_turn(now)  # before reading the last payload, so a concurrent edit cannot slip in between
         if payload != await last_payload(now, event.id):
-            await append(now, "idea.edited", event.id, payload, event.updated_at)
+            await append(now, "idea.edited", event.id, payload)
 
     note(db, append_now)
 
 
 async def on_idea_result(db: AsyncSession, event: IdeaStatusChanged) -> None:
     payload = idea_payload(event)
-    note(db, lambda now: append(now, "idea.result", event.id, payload, event.updated_at))
+    note(db, lambda now: append(now, "idea.result", event.id, payload))
 
 
 async def on_idea_deleted(db: AsyncSession, event: IdeaDeleted) -> None:
@@ -213,22 +221,24 @@ async def on_idea_deleted(db: AsyncSession, event: IdeaDeleted) -> None:
     async def append_now(now: AsyncSession) -> None:
         await take_turn(now)
         known = await last_payload(now, event.id) or {"educatorId": str(event.educator_id), "pair": event.pair}
-        await append(now, "idea.deleted", event.id, {**known, "status": "deleted"}, event.deleted_at or utcnow())
+        await append(now, "idea.deleted", event.id, {**known, "status": "deleted"})
 
     note(db, append_now)
 
 
 async def on_price_checked(db: AsyncSession, event: IdeaPriceChecked) -> None:
-    """Each step of the independent settlement, with the price and the candle time that proves it."""
+    """Each step of the independent settlement, with the price and the time of the candle that proves it (in the
+    payload: the entry itself is dated when the step is recorded, which can be a day after its candle)."""
     payload: Payload = {
         "step": event.step,
+        "candleAt": format_at(event.at),
         "feed": event.feed,
         "symbol": event.symbol,
         "price": event.price,
         "outcome": event.outcome,
         "rMultiple": None if event.r_multiple is None else f"{event.r_multiple:.2f}",
     }
-    note(db, lambda now: append(now, "idea.price_check", event.idea_id, payload, event.at))
+    note(db, lambda now: append(now, "idea.price_check", event.idea_id, payload))
 
 
 # ---------------------------------------------------------------- reading
@@ -286,6 +296,9 @@ async def proof_day(db: AsyncSession, day: date) -> DayFingerprint:
 # Completed days whose fingerprint is still posted when the channel learns of it late (a server down over midnight);
 # older ones stay unposted rather than flooding the channel when it is first configured.
 POST_DAYS_BACK = 3
+# How long after midnight (UTC) a day is posted: entries are dated by their writer's clock, and a writer whose clock
+# runs a little behind could still date one in the day that has just ended (decision 0070).
+POST_GRACE = timedelta(minutes=5)
 
 
 def fingerprint_text(app_name: str, day: LedgerDay, proof_url: str | None) -> str:
@@ -300,8 +313,9 @@ async def post_fingerprints(
     db: AsyncSession, now: datetime, post: Callable[[str], Awaitable[bool]], app_name: str, proof_url: str | None
 ) -> int:
     """Post each completed UTC day's fingerprint once (the recent ones not posted yet), in the caller's
-    transaction; `post` queues one message and says whether a channel took it."""
-    today = now.astimezone(UTC).date()
+    transaction; `post` queues one message and says whether a channel took it. A day counts as completed
+    `POST_GRACE` after it ends."""
+    today = (now - POST_GRACE).astimezone(UTC).date()
     days = (
         await db.execute(
             select(LedgerDay)

@@ -1376,7 +1376,8 @@ export interface components {
         };
         /**
          * DayFingerprint
-         * @description A UTC day's fingerprint: the hash of its last entry, which fixes every entry before it.
+         * @description A UTC day's fingerprint: the hash of its last entry, which fixes every entry before it. Entries are dated when
+         *     they are recorded, so once the day is over its fingerprint never changes.
          */
         DayFingerprint: {
             /**
@@ -1447,7 +1448,7 @@ export interface components {
         EntryOut: {
             /**
              * At
-             * @description UTC, always written as YYYY-MM-DDTHH:MM:SS.ffffffZ
+             * @description When the ledger recorded the entry, never before the entry it follows; UTC, always written as YYYY-MM-DDTHH:MM:SS.ffffffZ
              */
             at: string;
             /**
@@ -1462,7 +1463,7 @@ export interface components {
             kind: string;
             /**
              * Payload
-             * @description The idea's levels, status and outcome after the change; every number is a string
+             * @description The idea's levels, status and outcome after the change (for idea.price_check: the step, the price and `candleAt`, the time of the candle that proves it); every number is a string
              */
             payload: {
                 [key: string]: string | null;

@@ -15,11 +15,19 @@ function Fingerprint({ hash }: { hash: string }) {
   return <code className="block break-all font-mono text-xs leading-5 text-fg sm:text-sm">{hash}</code>;
 }
 
-function DayRow({ day }: { day: DayFingerprint }) {
+/** Today's date in UTC, as the ledger's days are named. */
+function utcToday(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+function DayRow({ day, today }: { day: DayFingerprint; today: boolean }) {
   return (
     <li className="space-y-1 border-t border-line py-3 first:border-t-0">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 text-sm">
-        <span className="font-semibold text-fg">{day.date}</span>
+        <span>
+          <span className="font-semibold text-fg">{day.date}</span>
+          {today && <span className="ml-2 text-muted">today, final at midnight UTC</span>}
+        </span>
         <span className="text-muted">
           entries {day.firstSeq}–{day.lastSeq} ({day.entries})
         </span>
@@ -46,7 +54,7 @@ export function ProofPage() {
           <p className="text-sm text-muted">
             Every change that shapes an educator&apos;s track record — publishing an idea, editing its levels, recording
             or correcting its result, deleting it — is written to an append-only ledger in the same step as the change
-            itself. Each entry holds the idea&apos;s levels, status and outcome after the change, and the hash of the
+            itself, and so is each step of the independent check of the idea against market prices. Each entry holds the idea&apos;s levels, status and outcome after the change, and the hash of the
             entry before it, so no entry can be edited, removed or slipped in later without changing every hash after
             it.
           </p>
@@ -57,9 +65,10 @@ export function ProofPage() {
             Latest fingerprints
           </h2>
           <p className="text-sm text-muted">
-            A day&apos;s fingerprint is the hash of its last entry (UTC). Each one is also posted to our messaging
-            channel, where we cannot change it afterwards. If you keep one, it proves that everything recorded up to
-            then is still exactly as it was.
+            A day&apos;s fingerprint is the hash of its last entry (UTC). Entries are dated when they are recorded, so
+            once a day is over its fingerprint never changes. Each finished day&apos;s fingerprint is also posted to our
+            messaging channel, where we cannot change it afterwards. If you keep one, it proves that everything
+            recorded up to then is still exactly as it was.
           </p>
           {proof.isPending ? (
             <p role="status" className="flex items-center gap-2 text-sm text-muted">
@@ -81,7 +90,7 @@ export function ProofPage() {
               ) : (
                 <ul aria-label="Daily fingerprints">
                   {proof.data.days.slice(0, SHOWN_DAYS).map((day) => (
-                    <DayRow key={day.date} day={day} />
+                    <DayRow key={day.date} day={day} today={day.date === utcToday()} />
                   ))}
                 </ul>
               )}
