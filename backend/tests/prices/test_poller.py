@@ -19,12 +19,14 @@ from tradeideas.core.deps import component_of
 from tradeideas.core.leader import Leader
 from tradeideas.ideas.cache import IdeaCache
 from tradeideas.ideas.models import TradeIdea
+from tradeideas.prices import poller as poller_module
 from tradeideas.prices import service
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.poller import PricePoller
 from tradeideas.prices.settlement import Candle, Prices, Progress, advance
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.models import Event
+from tradeideas.realtime.service import publish_many
 from tradeideas.settings import Settings
 from tradeideas.trackrecords.cache import TrackRecordCache
 
@@ -198,12 +200,19 @@ async def test_the_first_round_adopts_every_idea_slice_by_slice(
     assert sorted(adopted) == sorted(ids)
 
 
+class WriteFailed(Exception):
+    pass
+
+
 async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_with_a_full_replay(
-    app: FastAPI, settings: Settings, educator_a: httpx.AsyncClient, tf: str
+    app: FastAPI, settings: Settings, educator_a: httpx.AsyncClient, tf: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ideas on a crypto and a forex symbol (bid and ask apart), BUY and SELL, one to three exits, over a random
     walk one minute per round: every verdict and receipt is the one the full replay of every idea over every
-    candle gives, and a round whose candles touch no watched level replays no idea."""
+    candle gives, and a round whose candles touch no watched level replays no idea.
+
+    Once, the forex symbol's write fails after the crypto one's committed (each symbol is one transaction): the
+    poller forgets what it held, reloads from the rows next round, and still records every step once."""
     rng = random.Random(24)
     ideas: list[tuple[int, str]] = []
     for k in range(16):
@@ -247,16 +256,37 @@ async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_wit
             # the page cache too (events may have been missed), beside the round's own drop.
             listener_changes: list[bool] = []
             component_of(app, Broker).live_listeners.append(listener_changes.append)
+            forex_ids = {i for i, symbol in ideas if symbol == "EUR_USD"}
+            fail_forex_write = {"armed": False, "failed_in": -1}
+
+            async def publish_or_fail(db: Any, domain_events: Any, batch: int = 1000) -> None:
+                ids = {getattr(e, "idea_id", getattr(e, "id", None)) for e in domain_events}
+                if fail_forex_write["armed"] and ids & forex_ids:
+                    fail_forex_write["armed"] = False
+                    raise WriteFailed
+                await publish_many(db, domain_events, batch)
+
+            monkeypatch.setattr(poller_module, "publish_many", publish_or_fail)
+            async with app.state.db.sessionmaker() as db:  # events before this test's (SQLite reuses idea ids)
+                events_before = (await db.execute(select(func.coalesce(func.max(Event.id), 0)))).scalar_one()
             for m in range(rounds):
                 at = t + 60 * m + 30  # the candle of minute m is still open
                 state.now, now.at = at, datetime.fromtimestamp(at, UTC)
                 generation, events, flaps = pages.generation, await verification_events(app), len(listener_changes)
-                done = await poller.run_round()
+                fail_forex_write["armed"] = m == 3 or fail_forex_write["armed"]
+                try:
+                    done = await poller.run_round()
+                except WriteFailed:
+                    fail_forex_write["failed_in"] = m
+                    assert not poller.progress, "the poller forgot what it held"
+                    continue
                 if m > 0:  # (the first round adopts the ideas, in a transaction of its own)
-                    # Each idea that moved is one event for open pages; the page cache is dropped once per round.
+                    # Each idea that moved is one event for open pages; the page cache is dropped once per symbol
+                    # whose ideas moved (its steps are one transaction).
                     assert await verification_events(app) - events == done.moved
                     cleared = len(listener_changes) - flaps
-                    assert pages.generation - generation - cleared == (1 if done.moved else 0)
+                    assert pages.generation - generation - cleared == done.symbols_moved
+                    assert (done.symbols_moved > 0) == (done.moved > 0)
                     several_moved += done.moved > 1
                 if m == 0:
                     async with app.state.db.sessionmaker() as db:
@@ -284,6 +314,17 @@ async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_wit
     assert outcomes.count("settled") >= 3 and outcomes.count("triggered") + outcomes.count("settled") >= 6
     assert quiet_rounds >= 5  # rounds whose candles touched no level replayed no idea
     assert several_moved >= 1
+    assert fail_forex_write["failed_in"] >= 3, "a forex step was due after round 3"
+    async with app.state.db.sessionmaker() as db:
+        payloads = (
+            (await db.execute(select(Event.payload).where(Event.type == "idea.price_check", Event.id > events_before)))
+            .scalars()
+            .all()
+        )
+    for idea_id, _ in ideas:  # every step recorded once, the failed round's included
+        steps = [p["step"] for p in payloads if p["ideaId"] == idea_id]
+        assert len(steps) == len(set(steps)), (idea_id, steps)
+        assert {r["step"] for r in checked[idea_id].receipts} <= set(steps), (idea_id, steps)
 
 
 async def verification_events(app: FastAPI) -> int:

@@ -45,6 +45,10 @@ PRUNE_EVERY_SECONDS = 3600.0
 SERIES_CONCURRENCY = 8
 CHECKPOINT_BATCH = 100  # cursor-only checkpoints written per round, oldest first
 ADOPT_SLICE = 500  # ideas read (and adopted) per statement on the first round, between two awaits
+# The longest the replay runs on the event loop before letting the process's requests in. The first round after a
+# start replays every waiting idea over its stored candles: 1.4 s in one go for the demo's 425 ideas, and every
+# request of the leading process waited for it (a first login took 5 s).
+YIELD_EVERY_SECONDS = 0.005
 
 
 @dataclass
@@ -86,6 +90,7 @@ class Round:
 
     requests: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (feed, symbol, granularity) -> count
     moved: int = 0
+    symbols_moved: int = 0  # symbols with a moved idea: one transaction of steps (and one drop of cached pages) each
     series: int = 0
     replayed: int = 0  # ideas replayed over new candles (new ones, and those a candle may move)
 
@@ -174,7 +179,7 @@ class PricePoller:
 
     async def run_round(self) -> Round:
         """One poll: adopt new ideas, one request per symbol and granularity, replay only the ideas the new candles
-        can move (`book.Book`), then write the round's steps, checkpoints and candles in one transaction."""
+        can move (`book.Book`), then write each symbol's steps, checkpoints and candles in one transaction."""
         result = Round()
         now = self.now()
         async with self.database.sessionmaker() as db, db.begin():
@@ -206,7 +211,7 @@ class PricePoller:
         for key, ids in series.items():
             if key in unknown:
                 continue
-            needs = self._replay(key, ids, fetched.get(key, []), {}, epoch, changed, result)
+            needs = await self._replay(key, ids, fetched.get(key, []), {}, epoch, changed, result)
             if needs:
                 detail_needed[key] = needs
         stored: list[tuple[str, str, list[Candle]]] = [(k[0], k[1], c) for k, c in fetched.items()]
@@ -216,32 +221,27 @@ class PricePoller:
             fine = await self._detail(feed, key[1], min(needs), needs, detail, result)
             if fine:
                 stored.append((key[0], key[1], fine))
-            self._replay(key, series[key], [], detail, epoch, changed, result)
+            await self._replay(key, series[key], [], detail, epoch, changed, result)
         due = self._checkpoints(series, epoch)
         try:
-            async with self.database.sessionmaker() as db, db.begin():
-                await service.store_candles(db, stored)
-                for key, message in unknown.items():
-                    await self._unknown(db, await self._rows(db, series[key]), key[0], key[1], message)
-                await service.write_checkpoints(db, [(i, self.progress[i]) for i in due if i not in changed], now)
-                for i in due:
-                    self.saved[i] = self.progress[i].cursor
-                events: list[DomainEvent] = []
-                for row in await self._rows(db, list(changed)):
-                    before, after = changed.get(row.idea_id), self.progress.get(row.idea_id)
-                    if after is None:
-                        continue
-                    service.apply_progress(row, after)
-                    row.updated_at = now
-                    self.saved[row.idea_id] = after.cursor
-                    if before is not None:
-                        events.append(service.changed_event(row, self.settings))
-                        events.extend(service.step_events(row, before, after))
-                        result.moved += 1
-                await publish_many(db, events)
+            # One transaction per symbol: the steps of the first round after a start are hundreds of ledger
+            # entries, and one transaction for all of them held SQLite's write lock (and the ledger's turn) for
+            # a second while the process's requests waited to write.
+            due_set = set(due)
+            for key, ids in series.items():
+                await self._write(
+                    key,
+                    ids,
+                    [c for feed, symbol, c in stored if (feed, symbol) == key],
+                    unknown.get(key),
+                    [i for i in ids if i in due_set],
+                    changed,
+                    now,
+                    result,
+                )
         except BaseException:
-            # Nothing of the round was written: what memory holds beyond the rows (steps, candles) is forgotten and
-            # read again from the rows and the stored candles next round, so no step is lost.
+            # What the symbols written so far committed stays; what memory holds beyond the rows (steps, candles)
+            # is forgotten and read again from the rows and the stored candles next round, so no step is lost.
             self.reset()
             raise
         for ids in series.values():
@@ -259,6 +259,46 @@ class PricePoller:
                 self._last_prune = time.monotonic()
                 await service.prune_candles(db, now)
         return result
+
+    async def _write(
+        self,
+        key: tuple[str, str],
+        ids: list[int],
+        candles: list[list[Candle]],
+        unknown: str | None,
+        due: list[int],
+        changed: dict[int, Progress],
+        now: datetime,
+        result: Round,
+    ) -> None:
+        """One symbol's share of a round in one transaction: its candles, then (an unknown symbol's verdict, or)
+        its ideas' checkpoints, steps and their events."""
+        moved = [i for i in ids if i in changed]
+        if not (candles or unknown is not None or due or moved):
+            return
+        async with self.database.sessionmaker() as db, db.begin():
+            await service.store_candles(db, [(key[0], key[1], c) for c in candles])
+            if unknown is not None:
+                await self._unknown(db, await self._rows(db, ids), key[0], key[1], unknown)  # forgets the ideas
+            quiet = [i for i in due if i not in changed and i in self.progress]
+            await service.write_checkpoints(db, [(i, self.progress[i]) for i in quiet], now)
+            for i in quiet:
+                self.saved[i] = self.progress[i].cursor
+            events: list[DomainEvent] = []
+            for row in await self._rows(db, moved):
+                before, after = changed.get(row.idea_id), self.progress.get(row.idea_id)
+                if after is None:
+                    continue
+                service.apply_progress(row, after)
+                row.updated_at = now
+                self.saved[row.idea_id] = after.cursor
+                if before is not None:
+                    events.append(service.changed_event(row, self.settings))
+                    events.extend(service.step_events(row, before, after))
+                    result.moved += 1
+            if events:
+                result.symbols_moved += 1
+            await publish_many(db, events)
 
     async def _adopt(self, db: AsyncSession) -> None:
         if self.adopted_up_to == 0:
@@ -375,7 +415,7 @@ class PricePoller:
             out.extend((await db.execute(stmt)).scalars())
         return out
 
-    def _replay(
+    async def _replay(
         self,
         key: tuple[str, str],
         ids: list[int],
@@ -386,7 +426,9 @@ class PricePoller:
         result: Round,
     ) -> set[int]:
         """Replays the symbol's ideas that its new candles may move (and those not in its book: new, or waiting
-        for finer candles); returns the base candles that need finer ones."""
+        for finer candles); returns the base candles that need finer ones. It yields to the event loop every few
+        milliseconds: only `run_round` changes the poller's state, one round at a time, so nothing else can see it
+        half done."""
         held = self.held[key]
         held.candles = _merged(held.candles, fetched)
         if held.candles:
@@ -402,7 +444,11 @@ class PricePoller:
         passed = max((c.end for c in held.candles if c.complete), default=held.passed)
         needs: set[int] = set()
         result.replayed += len(replay)
+        since_yield = time.perf_counter()
         for i in replay:
+            if time.perf_counter() - since_yield > YIELD_EVERY_SECONDS:
+                await asyncio.sleep(0)
+                since_yield = time.perf_counter()
             held.book.remove(i)
             before = self.progress[i]
             since = held.candles[bisect_left(times, before.cursor - 60) :]
