@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import ideas as base  # noqa: E402
+import ideas as base
 
 LOGIN = {"email": "customer@example.com", "password": base.PASSWORD, "selectedRole": "customer"}
 

@@ -4,10 +4,10 @@ request per feed symbol and granularity for the ideas still waiting or open, the
 A round adopts ideas that have no verification row yet, fetches each symbol's new candles (from the newest
 complete one stored, or from an hour before its oldest open idea), stores them, replays each idea over them
 (`settlement.advance`), fetches finer candles where a candle spans two levels, and writes the steps with their
-events in one transaction per symbol. A feed that does not answer (rate limits, bans, 5xx, timeouts, malformed
-bodies) is left alone for its Retry-After or an exponential backoff; the ideas on it wait with what is stored,
-so no verdict is ever taken from a missing answer. Progress lives in the rows: a restart resumes where the last
-committed round ended (the replay is idempotent; a step is recorded once).
+events in one transaction (a few after a backlog: `WRITE_BATCH_MOVED`). A feed that does not answer (rate limits,
+bans, 5xx, timeouts, malformed bodies) is left alone for its Retry-After or an exponential backoff; the ideas on
+it wait with what is stored, so no verdict is ever taken from a missing answer. Progress lives in the rows: a
+restart resumes where the last committed round ended (the replay is idempotent; a step is recorded once).
 """
 
 import asyncio
@@ -49,6 +49,10 @@ ADOPT_SLICE = 500  # ideas read (and adopted) per statement on the first round, 
 # start replays every waiting idea over its stored candles: 1.4 s in one go for the demo's 425 ideas, and every
 # request of the leading process waited for it (a first login took 5 s).
 YIELD_EVERY_SECONDS = 0.005
+# The most moved ideas a round writes in one transaction. A steady round is one transaction, so the cached idea
+# pages are dropped once per round (decision 0055); the first round after a start, with hundreds of steps and their
+# ledger entries, is several, so SQLite's write lock and the ledger's turn are never held for long (decision 0071).
+WRITE_BATCH_MOVED = 100
 
 
 @dataclass
@@ -90,7 +94,7 @@ class Round:
 
     requests: dict[tuple[str, str, str], int] = field(default_factory=dict)  # (feed, symbol, granularity) -> count
     moved: int = 0
-    symbols_moved: int = 0  # symbols with a moved idea: one transaction of steps (and one drop of cached pages) each
+    writes_moved: int = 0  # transactions that wrote steps: each drops the cached idea pages once
     series: int = 0
     replayed: int = 0  # ideas replayed over new candles (new ones, and those a candle may move)
 
@@ -179,7 +183,8 @@ class PricePoller:
 
     async def run_round(self) -> Round:
         """One poll: adopt new ideas, one request per symbol and granularity, replay only the ideas the new candles
-        can move (`book.Book`), then write each symbol's steps, checkpoints and candles in one transaction."""
+        can move (`book.Book`), then write the steps, checkpoints and candles: one transaction, or one per batch of
+        symbols after a backlog (`WRITE_BATCH_MOVED`)."""
         result = Round()
         now = self.now()
         async with self.database.sessionmaker() as db, db.begin():
@@ -224,23 +229,10 @@ class PricePoller:
             await self._replay(key, series[key], [], detail, epoch, changed, result)
         due = self._checkpoints(series, epoch)
         try:
-            # One transaction per symbol: the steps of the first round after a start are hundreds of ledger
-            # entries, and one transaction for all of them held SQLite's write lock (and the ledger's turn) for
-            # a second while the process's requests waited to write.
-            due_set = set(due)
-            for key, ids in series.items():
-                await self._write(
-                    key,
-                    ids,
-                    [c for feed, symbol, c in stored if (feed, symbol) == key],
-                    unknown.get(key),
-                    [i for i in ids if i in due_set],
-                    changed,
-                    now,
-                    result,
-                )
+            for keys in self._write_batches(series, changed):
+                await self._write(keys, series, stored, unknown, set(due), changed, now, result)
         except BaseException:
-            # What the symbols written so far committed stays; what memory holds beyond the rows (steps, candles)
+            # What the batches written so far committed stays; what memory holds beyond the rows (steps, candles)
             # is forgotten and read again from the rows and the stored candles next round, so no step is lost.
             self.reset()
             raise
@@ -260,27 +252,47 @@ class PricePoller:
                 await service.prune_candles(db, now)
         return result
 
+    def _write_batches(
+        self, series: dict[tuple[str, str], list[int]], changed: dict[int, Progress]
+    ) -> list[list[tuple[str, str]]]:
+        """The round's symbols in batches of at most `WRITE_BATCH_MOVED` moved ideas (a symbol is never split): a
+        steady round is one batch."""
+        batches: list[list[tuple[str, str]]] = [[]]
+        moved_in_batch = 0
+        for key, ids in series.items():
+            moved = sum(1 for i in ids if i in changed)
+            if batches[-1] and moved_in_batch + moved > WRITE_BATCH_MOVED:
+                batches.append([])
+                moved_in_batch = 0
+            batches[-1].append(key)
+            moved_in_batch += moved
+        return batches
+
     async def _write(
         self,
-        key: tuple[str, str],
-        ids: list[int],
-        candles: list[list[Candle]],
-        unknown: str | None,
-        due: list[int],
+        keys: list[tuple[str, str]],
+        series: dict[tuple[str, str], list[int]],
+        stored: list[tuple[str, str, list[Candle]]],
+        unknown: dict[tuple[str, str], str],
+        due: set[int],
         changed: dict[int, Progress],
         now: datetime,
         result: Round,
     ) -> None:
-        """One symbol's share of a round in one transaction: its candles, then (an unknown symbol's verdict, or)
-        its ideas' checkpoints, steps and their events."""
+        """A batch of symbols in one transaction: their candles, unknown symbols' verdicts, then their ideas'
+        checkpoints, steps and events."""
+        chosen = set(keys)
+        candles = [(feed, symbol, c) for feed, symbol, c in stored if (feed, symbol) in chosen]
+        ids = [i for key in keys for i in series[key]]
         moved = [i for i in ids if i in changed]
-        if not (candles or unknown is not None or due or moved):
+        if not (candles or chosen & unknown.keys() or due.intersection(ids) or moved):
             return
         async with self.database.sessionmaker() as db, db.begin():
-            await service.store_candles(db, [(key[0], key[1], c) for c in candles])
-            if unknown is not None:
-                await self._unknown(db, await self._rows(db, ids), key[0], key[1], unknown)  # forgets the ideas
-            quiet = [i for i in due if i not in changed and i in self.progress]
+            await service.store_candles(db, candles)
+            for key in keys:
+                if key in unknown:
+                    await self._unknown(db, await self._rows(db, series[key]), key[0], key[1], unknown[key])
+            quiet = [i for i in ids if i in due and i not in changed and i in self.progress]  # `_unknown` forgets
             await service.write_checkpoints(db, [(i, self.progress[i]) for i in quiet], now)
             for i in quiet:
                 self.saved[i] = self.progress[i].cursor
@@ -297,7 +309,7 @@ class PricePoller:
                     events.extend(service.step_events(row, before, after))
                     result.moved += 1
             if events:
-                result.symbols_moved += 1
+                result.writes_moved += 1
             await publish_many(db, events)
 
     async def _adopt(self, db: AsyncSession) -> None:
