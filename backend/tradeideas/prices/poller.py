@@ -44,7 +44,7 @@ MAX_BACKOFF_SECONDS = 300.0
 PRUNE_EVERY_SECONDS = 3600.0
 SERIES_CONCURRENCY = 8
 CHECKPOINT_BATCH = 100  # cursor-only checkpoints written per round, oldest first
-ADOPT_SLICE = 500  # ideas read (and adopted) per statement on the first round, between two awaits
+ADOPT_SLICE = 200  # ideas read and adopted per transaction on the first round
 # The longest the replay runs on the event loop before letting the process's requests in. The first round after a
 # start replays every waiting idea over its stored candles: 1.4 s in one go for the demo's 425 ideas, and every
 # request of the leading process waited for it (a first login took 5 s).
@@ -52,7 +52,11 @@ YIELD_EVERY_SECONDS = 0.005
 # The most moved ideas a round writes in one transaction. A steady round is one transaction, so the cached idea
 # pages are dropped once per round (decision 0055); the first round after a start, with hundreds of steps and their
 # ledger entries, is several, so SQLite's write lock and the ledger's turn are never held for long (decision 0071).
-WRITE_BATCH_MOVED = 100
+WRITE_BATCH_MOVED = 50
+# The pause between two such transactions (and two slices of the first round's adoption) on SQLite, which has no
+# queue of writers: a waiting one polls (its busy handler sleeps up to 100 ms between tries), so a pause longer than
+# that lets the requests waiting to write go first. PostgreSQL queues them on its locks: no pause.
+BETWEEN_WRITES_SECONDS = 0.12
 
 
 @dataclass
@@ -187,9 +191,10 @@ class PricePoller:
         symbols after a backlog (`WRITE_BATCH_MOVED`)."""
         result = Round()
         now = self.now()
+        await self._adopt()
         async with self.database.sessionmaker() as db, db.begin():
-            await self._adopt(db)
             await self._refresh_levels(db, now)
+        async with self.database.sessionmaker() as db:  # reads only: no write lock held while candles load
             series = await self._watch(db)
         result.series = len(series)
         limit = asyncio.Semaphore(SERIES_CONCURRENCY)
@@ -229,7 +234,9 @@ class PricePoller:
             await self._replay(key, series[key], [], detail, epoch, changed, result)
         due = self._checkpoints(series, epoch)
         try:
-            for keys in self._write_batches(series, changed):
+            for n, keys in enumerate(self._write_batches(series, changed)):
+                if n:
+                    await self._pause_between_writes()
                 await self._write(keys, series, stored, unknown, set(due), changed, now, result)
         except BaseException:
             # What the batches written so far committed stays; what memory holds beyond the rows (steps, candles)
@@ -312,24 +319,37 @@ class PricePoller:
                 result.writes_moved += 1
             await publish_many(db, events)
 
-    async def _adopt(self, db: AsyncSession) -> None:
+    async def _adopt(self) -> None:
+        """Verification rows for the ideas that have none. The first round after a start reads (and adopts) them in
+        slices, each in a transaction of its own, with a pause between."""
         if self.adopted_up_to == 0:
-            self.adopted_up_to = await service.max_adopted(db)
-            have = await service.adopted_ids(db, 0)
+            async with self.database.sessionmaker() as db:
+                self.adopted_up_to = await service.max_adopted(db)
+                have = await service.adopted_ids(db, 0)
             # In slices: each slice's revisions are read with its ids as parameters, and a driver takes at most
             # 32,767 of them (asyncpg); a database of 100,000 ideas failed its first round in one read.
             after = 0
-            while batch := await ideas_to_price(db, after_id=after, limit=ADOPT_SLICE):
-                await service.adopt_many(db, [idea for idea in batch if idea.id not in have], self.settings)
+            while True:
+                async with self.database.sessionmaker() as db, db.begin():
+                    batch = await ideas_to_price(db, after_id=after, limit=ADOPT_SLICE)
+                    if not batch:
+                        break
+                    await service.adopt_many(db, [idea for idea in batch if idea.id not in have], self.settings)
                 after = batch[-1].id
+                await self._pause_between_writes()
             self.adopted_up_to = max(self.adopted_up_to, after)
             return
         # Ideas committed out of id order: look a little behind the newest adopted one.
         after = max(0, self.adopted_up_to - 50)
-        fresh = await ideas_to_price(db, after_id=after)
-        have = await service.adopted_ids(db, after)
-        await service.adopt_many(db, [idea for idea in fresh if idea.id not in have], self.settings)
+        async with self.database.sessionmaker() as db, db.begin():
+            fresh = await ideas_to_price(db, after_id=after)
+            have = await service.adopted_ids(db, after)
+            await service.adopt_many(db, [idea for idea in fresh if idea.id not in have], self.settings)
         self.adopted_up_to = max([self.adopted_up_to, *(i.id for i in fresh)])
+
+    async def _pause_between_writes(self) -> None:
+        if self.database.engine.dialect.name == "sqlite":
+            await asyncio.sleep(BETWEEN_WRITES_SECONDS)
 
     async def _refresh_levels(self, db: AsyncSession, now: datetime) -> None:
         rows = list(
