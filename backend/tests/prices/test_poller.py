@@ -23,6 +23,7 @@ from tradeideas.prices import poller as poller_module
 from tradeideas.prices import service
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.poller import PricePoller
+from tradeideas.prices.service import adopt_many
 from tradeideas.prices.settlement import Candle, Prices, Progress, advance
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.models import Event
@@ -195,6 +196,36 @@ async def test_the_first_round_adopts_every_idea_slice_by_slice(
         state.put("BTCUSDT", "1m", [])
         async with httpx.AsyncClient() as http:
             await poller_for(app, settings, url, Now(datetime.now(UTC)), http).run_round()
+    async with app.state.db.sessionmaker() as db:
+        adopted = list(await db.scalars(select(IdeaVerification.idea_id).where(IdeaVerification.idea_id.in_(ids))))
+    assert sorted(adopted) == sorted(ids)
+
+
+async def test_a_first_round_that_fails_part_way_adopts_the_rest_next_round(
+    app: FastAPI, settings: Settings, educator_a: httpx.AsyncClient, tf: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each slice of the first round's adoption commits on its own: when a later slice fails, the next round goes
+    through the slices again and adopts what is left, each idea once."""
+    monkeypatch.setattr("tradeideas.prices.poller.ADOPT_SLICE", 2)
+    ids = [(await publish(educator_a, tf, pair="BTC/USDT"))["id"] for _ in range(5)]
+    calls = 0
+
+    async def adopt_then_fail(db: Any, ideas: Any, live: Settings, batch: int = 1000) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise RuntimeError("the database went away")
+        await adopt_many(db, ideas, live, batch)
+
+    with fake_feed() as (url, state):
+        state.put("BTCUSDT", "1m", [])
+        async with httpx.AsyncClient() as http:
+            poller = poller_for(app, settings, url, Now(datetime.now(UTC)), http)
+            monkeypatch.setattr(service, "adopt_many", adopt_then_fail)
+            with pytest.raises(RuntimeError):
+                await poller.run_round()
+            monkeypatch.setattr(service, "adopt_many", adopt_many)
+            await poller.run_round()
     async with app.state.db.sessionmaker() as db:
         adopted = list(await db.scalars(select(IdeaVerification.idea_id).where(IdeaVerification.idea_id.in_(ids))))
     assert sorted(adopted) == sorted(ids)

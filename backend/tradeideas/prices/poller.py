@@ -324,7 +324,7 @@ class PricePoller:
         slices, each in a transaction of its own, with a pause between."""
         if self.adopted_up_to == 0:
             async with self.database.sessionmaker() as db:
-                self.adopted_up_to = await service.max_adopted(db)
+                newest = await service.max_adopted(db)
                 have = await service.adopted_ids(db, 0)
             # In slices: each slice's revisions are read with its ids as parameters, and a driver takes at most
             # 32,767 of them (asyncpg); a database of 100,000 ideas failed its first round in one read.
@@ -337,7 +337,8 @@ class PricePoller:
                     await service.adopt_many(db, [idea for idea in batch if idea.id not in have], self.settings)
                 after = batch[-1].id
                 await self._pause_between_writes()
-            self.adopted_up_to = max(self.adopted_up_to, after)
+            # Only once every slice is in: a round that fails part way starts the slices again next time.
+            self.adopted_up_to = max(newest, after)
             return
         # Ideas committed out of id order: look a little behind the newest adopted one.
         after = max(0, self.adopted_up_to - 50)
