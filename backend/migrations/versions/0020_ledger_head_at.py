@@ -21,24 +21,17 @@ depends_on: str | Sequence[str] | None = None
 
 DROP = "DROP FUNCTION IF EXISTS ledger_head_after_turn(bigint)"
 # VOLATILE, as in 0019: a STABLE function would read the head with a snapshot taken before the lock was waited for.
-CREATE = """
-CREATE FUNCTION ledger_head_after_turn(lock_key bigint) RETURNS TABLE (seq bigint, hash varchar, at varchar)
+FUNCTION = """
+CREATE FUNCTION ledger_head_after_turn(lock_key bigint) RETURNS TABLE ({columns})
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
     PERFORM pg_advisory_xact_lock(lock_key);
-    RETURN QUERY SELECT e.seq, e.hash, e.at FROM ledger_entries AS e ORDER BY e.seq DESC LIMIT 1;
+    RETURN QUERY SELECT {values} FROM ledger_entries AS e ORDER BY e.seq DESC LIMIT 1;
 END
 $$
 """
-CREATE_0019 = """
-CREATE FUNCTION ledger_head_after_turn(lock_key bigint) RETURNS TABLE (seq bigint, hash varchar)
-LANGUAGE plpgsql VOLATILE AS $$
-BEGIN
-    PERFORM pg_advisory_xact_lock(lock_key);
-    RETURN QUERY SELECT e.seq, e.hash FROM ledger_entries AS e ORDER BY e.seq DESC LIMIT 1;
-END
-$$
-"""
+CREATE = FUNCTION.format(columns="seq bigint, hash varchar, at varchar", values="e.seq, e.hash, e.at")
+CREATE_0019 = FUNCTION.format(columns="seq bigint, hash varchar", values="e.seq, e.hash")
 
 
 def upgrade() -> None:
