@@ -35,7 +35,7 @@ class IdeaDeleted(DomainEvent):
     idea_type: IdeaType
     educator_id: int | None = None  # who deleted it (its owner), for the audit log
     pair: str | None = None
-    deleted_at: datetime | None = None  # when, by the app's clock (the ledger's entry is dated by it)
+    deleted_at: datetime | None = None  # when, by the app's clock
 
 
 class IdeaRecordChanged(DomainEvent):

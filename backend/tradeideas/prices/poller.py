@@ -234,10 +234,11 @@ class PricePoller:
             await self._replay(key, series[key], [], detail, epoch, changed, result)
         due = self._checkpoints(series, epoch)
         try:
+            due_ids = set(due)
             for n, keys in enumerate(self._write_batches(series, changed)):
                 if n:
                     await self._pause_between_writes()
-                await self._write(keys, series, stored, unknown, set(due), changed, now, result)
+                await self._write(keys, series, stored, unknown, due_ids, changed, now, result)
         except BaseException:
             # What the batches written so far committed stays; what memory holds beyond the rows (steps, candles)
             # is forgotten and read again from the rows and the stored candles next round, so no step is lost.

@@ -40,6 +40,7 @@ function DayRow({ day, today }: { day: DayFingerprint; today: boolean }) {
 /** /proof: the public page on the ledger: the latest fingerprints, what they prove and how to check them. */
 export function ProofPage() {
   const proof = useProof();
+  const today = utcToday();
   return (
     <div className="min-h-dvh bg-surface">
       <HomeHeader />
@@ -54,9 +55,9 @@ export function ProofPage() {
           <p className="text-sm text-muted">
             Every change that shapes an educator&apos;s track record — publishing an idea, editing its levels, recording
             or correcting its result, deleting it — is written to an append-only ledger in the same step as the change
-            itself, and so is each step of the independent check of the idea against market prices. Each entry holds the idea&apos;s levels, status and outcome after the change, and the hash of the
-            entry before it, so no entry can be edited, removed or slipped in later without changing every hash after
-            it.
+            itself, and so is each step of the independent check of the idea against market prices. Each entry holds
+            the idea&apos;s levels, status and outcome after the change, and the hash of the entry before it, so no
+            entry can be edited, removed or slipped in later without changing every hash after it.
           </p>
         </Card>
 
@@ -90,7 +91,7 @@ export function ProofPage() {
               ) : (
                 <ul aria-label="Daily fingerprints">
                   {proof.data.days.slice(0, SHOWN_DAYS).map((day) => (
-                    <DayRow key={day.date} day={day} today={day.date === utcToday()} />
+                    <DayRow key={day.date} day={day} today={day.date === today} />
                   ))}
                 </ul>
               )}
