@@ -8,12 +8,13 @@ BACKEND := backend
 FRONTEND := frontend
 RUN := cd $(BACKEND) && $(UV) run --frozen
 
-.PHONY: help install deps-python deps-web deps-browser build run test lint typecheck \
+.PHONY: help install deps-python deps-web deps-browser deps-haproxy build run cluster test lint typecheck \
         test-api test-api-sqlite test-api-postgres test-schema test-web test-e2e api-types check-api-types clean
 
 help:
 	@echo "make run    - install what is missing, build the SPA, migrate, seed demo data, serve on :8000"
 	@echo "make test   - lint, type checks, API tests (SQLite + PostgreSQL), Vitest, browser journeys"
+	@echo "make cluster - three nodes behind HAProxy on PostgreSQL, media in a local S3 server, on :8080"
 
 install: deps-python deps-web
 
@@ -30,6 +31,12 @@ deps-browser:
 		echo "Installing Debian's chromium (needs root)..."; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
+# HAProxy for `make cluster` and the cluster test (tests/test_cluster.py), as Debian packages it.
+deps-haproxy:
+	@command -v haproxy >/dev/null 2>&1 || { \
+		echo "Installing Debian's haproxy (needs root)..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; }
+
 # The SPA is rebuilt only when a file under frontend/ (outside node_modules and dist) is newer than
 # the stamp the last build left, so a second `make run` starts in seconds.
 WEB_SOURCES := $(shell find $(FRONTEND) \( -path $(FRONTEND)/node_modules -o -path $(FRONTEND)/dist \) -prune -o -type f -print)
@@ -44,6 +51,12 @@ $(WEB_STAMP): $(WEB_SOURCES)
 # DATA_DIR defaults to ./data at the repository root.
 run: build
 	$(RUN) env DATA_DIR="$${DATA_DIR:-$(CURDIR)/data}" tradeideas serve
+
+# Three `tradeideas serve` nodes (:8001-8003), HAProxy running deploy/haproxy.cfg (:8080, statistics on :8404) and
+# moto's S3 server (:9000), on the PostgreSQL server at 127.0.0.1:5432 (database tradeideas_cluster, made afresh
+# with the demo data). CLUSTER_ADMIN_URL names another server; Ctrl+C stops everything.
+cluster: build deps-haproxy
+	$(RUN) python -m tests.cluster
 
 # Regenerate the front end's API types from the backend's OpenAPI document.
 api-types: install
@@ -67,8 +80,9 @@ typecheck: install
 test-api-sqlite: install
 	$(RUN) env TEST_DB=sqlite pytest -q tests
 
-# PostgreSQL at 127.0.0.1:5432 (database `test`) is required: a missing server fails the run.
-test-api-postgres: install
+# PostgreSQL at 127.0.0.1:5432 (database `test`) is required: a missing server fails the run. HAProxy is installed
+# for the cluster test (tests/test_cluster.py).
+test-api-postgres: install deps-haproxy
 	$(RUN) env TEST_DB=postgres pytest -q tests
 
 test-api: test-api-sqlite test-api-postgres

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import asyncpg
 import httpx
 from sqlalchemy import func, insert, select
@@ -34,7 +35,6 @@ from sqlalchemy import func, insert, select
 BACKEND = Path(__file__).resolve().parents[1] / "backend"
 sys.path.insert(0, str(BACKEND))
 
-from tradeideas.app import EVENTS  # noqa: E402
 from tradeideas.auth.models import Role, User  # noqa: E402
 from tradeideas.cli import migrate  # noqa: E402
 from tradeideas.core.events import EventBus  # noqa: E402
@@ -43,6 +43,7 @@ from tradeideas.ideas.models import TradeIdea  # noqa: E402
 from tradeideas.prices.models import IdeaVerification  # noqa: E402
 from tradeideas.prices.poller import PricePoller  # noqa: E402
 from tradeideas.realtime.models import Event  # noqa: E402
+from tradeideas.runtime import EVENTS  # noqa: E402
 from tradeideas.settings import Settings  # noqa: E402
 
 MINUTE = 60
@@ -147,7 +148,7 @@ async def main() -> None:
                     await asyncio.sleep(0.1)
             await program(control, symbols, minute - 90 * MINUTE, 91, "95")
 
-            async with httpx.AsyncClient() as http:
+            async with aiohttp.ClientSession() as http:
                 poller = PricePoller(database, settings, Leads(), client=http)  # type: ignore[arg-type]
                 poller.prepare()
                 t0, c0 = time.perf_counter(), cpu()

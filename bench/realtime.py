@@ -191,11 +191,16 @@ class Server:
         self.port = free_port()
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
+        self.worker: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         args = ["-m", "uvicorn", "tradeideas.app:create_app", "--factory", "--host", "127.0.0.1"]
         args += ["--port", str(self.port), "--log-level", "warning", "--no-access-log", "--backlog", "4096"]
         self.proc = subprocess.Popen([sys.executable, *args], env=self.env, cwd=BACKEND)
+        # Push delivery (and the price checks, when PRICE_FEED is on) run in a background worker of their own, as
+        # `tradeideas serve` runs one beside the server (decision 0110); the server's RSS and CPU stay its own.
+        worker = [sys.executable, "-m", "tradeideas.cli", "worker"]
+        self.worker = subprocess.Popen(worker, env=self.env, cwd=BACKEND)
 
     @property
     def pid(self) -> int:
@@ -214,12 +219,13 @@ class Server:
         raise RuntimeError("server did not start")
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        for proc in (self.proc, self.worker):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
 
 
 async def login(port: int, email: str = "customer@example.com", role: str = "customer") -> str:

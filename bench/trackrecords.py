@@ -9,7 +9,7 @@ updates that educator's totals in its transaction and drops their cached answers
 Completed ideas are bulk-inserted (COPY) with outcomes and R, closed over the past year, each with the price
 check's verdict (`idea_verifications`), and their totals built once with `trackrecords.service.rebuild`.
 
-Run from backend/:  uv run python ../bench/trackrecords.py [--ideas 100000] [--duration 20]
+Run from backend/:  uv run python ../bench/trackrecords.py [--ideas 100000] [--duration 20] [--app-dir OTHER/backend]
 PostgreSQL: the local server (database bench_trackrecords is reset; override with BENCH_POSTGRES_URL).
 """
 
@@ -258,8 +258,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--complete-every", type=float, default=0.2, help="seconds between two completions")
     parser.add_argument("--closed-loop", action="store_true", help="wait for each completion's answer, then pause")
+    parser.add_argument("--app-dir", type=Path, default=common.BACKEND, help="backend/ of the code to serve")
     args = parser.parse_args()
     common.PG_URL = PG_URL
+    common.APP_DIR = args.app_dir
     asyncio.run(common.reset_postgres())
     data_dir = Path(tempfile.mkdtemp(prefix="bench-trackrecords-"))
     settings = Settings(data_dir=data_dir, database_url=PG_URL, demo_password=PASSWORD, static_dir=data_dir / "no-spa")
@@ -275,6 +277,11 @@ def main() -> None:
     gc.collect()
     gc.disable()
     try:
+        # The filtered record's body as the readers get it (no gzip asked for), before the load.
+        token = login(port, "customer@example.com", "customer")
+        one = httpx.get(f"http://127.0.0.1:{port}{ONE.format(id=1)}", headers={"Authorization": f"Bearer {token}"})
+        one.raise_for_status()
+        print(f"filtered record: {len(one.content):,} bytes, {len(one.json()['equityCurve'])} curve points")
         result = asyncio.run(run(port, proc.pid, args))
     finally:
         gc.enable()

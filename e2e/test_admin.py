@@ -80,16 +80,24 @@ def test_invited_customer_accepts_and_is_sent_to_login_when_disabled(browser: Br
         customer.get_by_label("Email").fill(email)
         customer.get_by_label("Password").fill("ann-chosen-pass-1")
         customer.get_by_role("button", name="Sign In").click()
-        expect(customer.get_by_role("alert")).to_contain_text("This account is disabled. Contact support.")
+        expect(customer.get_by_role("alert")).to_contain_text(
+            "This account is disabled. Contact support at support@example.com."
+        )
+        expect(customer.get_by_role("link", name="support@example.com")).to_have_attribute(
+            "href", "mailto:support@example.com"
+        )
         customer.get_by_label("Password").fill("a-wrong-guess-1")
         customer.get_by_role("button", name="Sign In").click()
         expect(customer.get_by_role("alert")).to_contain_text("Invalid email or password")
 
         admin.get_by_role("button", name=f"Enable {email}").click()
         expect(row).to_contain_text("active")
+        # The audit log has its own tab and reads as sentences.
+        admin.get_by_role("tab", name="Audit log").click()
         audit = admin.get_by_role("list", name="Audit entries")
-        expect(audit).to_contain_text("member.disabled")
-        expect(audit).to_contain_text("invite.created")
+        expect(audit).to_contain_text(f"Admin disabled {email}")
+        expect(audit).to_contain_text(f"Admin invited {email}")
+        expect(audit).not_to_contain_text("member.disabled")
     finally:
         admin_ctx.close()
         customer_ctx.close()

@@ -91,8 +91,8 @@ def test_a_customer_sizes_copies_takes_and_closes_a_trade_at_phone_width(browser
         page.goto("/customer/forex")
         card = card_with(page, "DESK-1")
         card.get_by_role("button", name="Position size").click()
-        panel = card.get_by_role("region", name="Position size for EUR/USD")
-        expect(panel).to_contain_text("Account 20,000.00 USD · Risk 0.5%")
+        panel = card.get_by_role("group", name="Position size for EUR/USD")
+        expect(panel).to_contain_text("Account 20,000.00 USD · Risk 0.5 %")
         expect(panel.get_by_text("0.20 lots")).to_be_visible()
         expect(panel.get_by_text("20,000 EUR")).to_be_visible()
         expect(panel.get_by_text("50.0 pips")).to_be_visible()
@@ -122,11 +122,11 @@ def test_a_customer_sizes_copies_takes_and_closes_a_trade_at_phone_width(browser
 
         closed_trades = page.get_by_role("region", name="Closed trades")
         closed = closed_trades.get_by_role("article", name="EUR/USD BUY journal entry")
-        expect(closed).to_contain_text("+2.00 R · 200.00 USD")
+        expect(closed).to_contain_text("+2.00 R · +200.00 USD")
         expect(closed.get_by_role("definition").filter(has_text="1.1100")).to_have_count(1)  # the exit, as typed
         expect(closed).to_contain_text("Educator: Active")
         totals = page.get_by_role("region", name="Totals")
-        expect(totals).to_contain_text("100%")
+        expect(totals).to_contain_text("100 %")
         expect(totals).to_contain_text("+2.00 R")
 
         with page.expect_download() as download_info:

@@ -9,7 +9,7 @@ from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
 from e2e.conftest import DEMO_PASSWORD, PHONE, login, new_context, publish_idea
 
-FILLS = (1.1010, 1.1000, 1.0990, 1.1020, 1.1005)  # -0.2, 0, +0.2, -0.4, -0.1 R of slippage: average -0.10
+FILLS = (1.1010, 1.1000, 1.0990, 1.1020, 1.1005)  # -0.2, 0, +0.2, -0.4, -0.1 R of slippage: median -0.10
 
 
 def _member(browser: Browser, base_url: str, admin: APIRequestContext, n: int) -> Any:
@@ -43,7 +43,7 @@ def test_an_idea_card_shows_what_five_members_got(browser: Browser, base_url: st
             entry = member.request.post("/api/me/journal", data={"ideaId": idea["id"], "fillPrice": fill},
                                         headers={"Origin": base_url})  # fmt: skip
             assert entry.status == 201, entry.text()
-            # Two close: 1.1010 -> 1.1100 is +1.5 R, 1.1000 -> 1.0950 is -1 R (average +0.25).
+            # Two close: 1.1010 -> 1.1100 is +1.5 R, 1.1000 -> 1.0950 is -1 R (median +0.25).
             if n < 2:
                 out = member.request.patch(f"/api/me/journal/{entry.json()['id']}",
                                            data={"exitPrice": 1.11 if n == 0 else 1.095},
@@ -56,7 +56,8 @@ def test_an_idea_card_shows_what_five_members_got(browser: Browser, base_url: st
         page.goto(f"/customer/ideas/{idea['id']}")
         card = page.get_by_role("article", name="EUR/SEK trade idea")
         minus = "\u2212"  # the card writes a true minus sign
-        expect(card.get_by_text(f"Taken by 5 members · slippage {minus}0.10 R · realised +0.25 R")).to_be_visible()
+        taken = f"Taken by 5 members · median slippage {minus}0.10 R · median realised +0.25 R"
+        expect(card.get_by_text(taken)).to_be_visible()
         expect(card).not_to_contain_text("Member0")  # never names them
     finally:
         for member in members:

@@ -9,7 +9,7 @@ from typing import Any
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from e2e.conftest import CUSTOMER, EDUCATOR_A, PHONE, login, new_context
+from e2e.conftest import CUSTOMER, EDUCATOR_A, PHONE, login, new_context, record_anyway_if_the_price_check_disagrees
 
 
 def _png(path: Path, size: tuple[int, int] = (1200, 700), color: str = "#1f8a70") -> Path:
@@ -117,16 +117,17 @@ def test_idea_journey_from_educator_to_customer_history(browser: Browser, base_u
         # The educator marks it successful: it leaves the active list and joins Leverage history.
         mine.get_by_role("button", name="Successful", exact=True).click()
         educator.get_by_role("menuitem", name="Exit 1 reached").click()
+        record_anyway_if_the_price_check_disagrees(educator)
         expect(
             educator.get_by_text("Trade idea marked successful and moved to Leverage Ideas for Forex")
         ).to_be_visible()
-        expect(mine.get_by_text("Success", exact=True)).to_be_visible()
+        expect(mine.get_by_text("Successful", exact=True)).to_be_visible()
 
         customer.goto("/customer/forex/leverage")
         expect(customer.get_by_role("heading", name="Leverage Ideas History")).to_be_visible()
         done = _card(customer, "CHF/JPY")
         expect(done).to_be_visible()
-        expect(done.get_by_text("Success", exact=True)).to_be_visible()
+        expect(done.get_by_text("Successful", exact=True)).to_be_visible()
         customer.goto("/customer/forex")
         expect(customer.get_by_role("article").first).to_be_visible()
         expect(_card(customer, "CHF/JPY")).to_have_count(0)
@@ -242,13 +243,18 @@ def test_my_trade_ideas_cards_mark_edit_and_delete(page: Page) -> None:
     _create_via_api(page.context, _idea_body("EUR/NZD"))
     page.goto("/educator/ideas")
     card = _card(page, "CAD/JPY")
-    card.get_by_role("button", name="Success", exact=True).click()
+    card.get_by_role("button", name="Successful", exact=True).click()
     page.get_by_role("menuitem", name="Exit 1 reached").click()
+    record_anyway_if_the_price_check_disagrees(page)
     expect(page.get_by_text("Trade idea marked successful and moved to Leverage Ideas for Forex")).to_be_visible()
-    expect(card.locator("span").get_by_text("Success", exact=True)).to_be_visible()  # the status badge
-    # Just recorded: the result can be corrected for 15 minutes, and the card says until when.
-    expect(card.get_by_text(re.compile(r"^You can correct this result until"))).to_be_visible()
-    expect(card.get_by_role("button", name="Failed")).to_be_visible()
+    expect(card.locator("span").get_by_text("Successful", exact=True)).to_be_visible()  # the status badge
+    # Just recorded: the result can be corrected for 15 minutes, and the card says until when, in UTC.
+    expect(
+        card.get_by_text(re.compile(r"^You can correct this result until \d\d:\d\d UTC today \(1[45] min\)\.$"))
+    ).to_be_visible()
+    # Only the changes possible from "successful": no second Successful.
+    expect(card.get_by_role("button", name="Unsuccessful")).to_be_visible()
+    expect(card.get_by_role("button", name="Successful", exact=True)).to_have_count(0)
 
     card.get_by_role("link", name="Edit CAD/JPY trade idea").click()
     expect(page).to_have_url(re.compile(r"/educator/ideas/\d+/edit$"))
@@ -275,11 +281,12 @@ def test_reset_returns_an_idea_to_pending_in_the_active_list(browser: Browser, b
         mine = _card(educator, "GBP/CHF")
         mine.get_by_role("button", name="Unsuccessful").click()
         educator.get_by_role("menuitem", name="Stopped at invalidation").click()
-        expect(mine.get_by_text("Failed", exact=True)).to_be_visible()
+        record_anyway_if_the_price_check_disagrees(educator)
+        expect(mine.get_by_text("Unsuccessful", exact=True)).to_be_visible()
         mine.get_by_role("button", name="Reset").click()
         expect(educator.get_by_text("Trade idea status reset to pending")).to_be_visible()
         expect(mine.get_by_text("Pending", exact=True)).to_be_visible()
-        expect(mine.get_by_role("button", name="Reset")).to_be_disabled()
+        expect(mine.get_by_role("button", name="Reset")).to_have_count(0)  # nothing left to reset
 
         customer = customer_ctx.new_page()
         login(customer, CUSTOMER)
@@ -291,7 +298,9 @@ def test_reset_returns_an_idea_to_pending_in_the_active_list(browser: Browser, b
 
 
 RESULT_FIXED = "This idea's result is part of the track record and can no longer be changed."
-IDENTITY_FIXED = "This idea is published: its market, pair, direction, type and time frame can no longer be changed."
+IDENTITY_FIXED = (
+    "This idea is published: its market, pair, direction, type, time frame, setup and reason can no longer be changed."
+)
 
 
 def test_a_result_recorded_days_ago_offers_no_controls_to_change_it(page: Page) -> None:
@@ -307,8 +316,8 @@ def test_a_result_recorded_days_ago_offers_no_controls_to_change_it(page: Page) 
         )
     )
     expect(card.get_by_role("note")).to_have_text(RESULT_FIXED)
-    expect(card.get_by_role("button", name="Success", exact=True)).to_have_count(0)
-    expect(card.get_by_role("button", name="Failed", exact=True)).to_have_count(0)
+    expect(card.get_by_role("button", name="Successful", exact=True)).to_have_count(0)
+    expect(card.get_by_role("button", name="Unsuccessful", exact=True)).to_have_count(0)
     # The server refuses it too, with the same words.
     refused = page.context.request.put(f"/api/trade-ideas/{old['id']}", data={"status": "pending"})
     assert refused.status == 409 and refused.json()["message"] == RESULT_FIXED

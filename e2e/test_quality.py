@@ -1,5 +1,5 @@
-"""Accessibility (axe-core) on every route at both widths in both themes, tap targets on phones, and the carousel's
-touch and keys."""
+"""Accessibility (axe-core: no violation of any impact) on every route at both widths in both themes, tap targets
+on phones, and the carousel's touch and keys."""
 
 import re
 from collections.abc import Callable, Iterator
@@ -9,8 +9,19 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from e2e.conftest import CUSTOMER, DESKTOP, EDUCATOR_A, PHONE, axe_findings, educator_api, login, publish_idea
+from e2e.test_admin import admin_login
 
-PUBLIC = ["/login", "/zinrai-educators-1", "/terms", "/nope"]
+PUBLIC = [
+    "/login",
+    "/zinrai-educators-1",
+    "/admin/login",
+    "/terms",
+    "/privacy",
+    "/proof",
+    "/plans",
+    "/reset/not-a-token",
+    "/nope",
+]
 CUSTOMER_ROUTES = [
     "/customer/dashboard",
     "/customer/forex",
@@ -32,8 +43,10 @@ EDUCATOR_ROUTES = [
     "/educator/ideas/new",
     "/educator/chat",
     "/educator/profile",
+    "/educator/alex-morgan",
     "/test-notifications",
 ]
+ADMIN_ROUTES = ["/admin", "/admin/plans"]
 
 
 def _axe_context(browser: Browser, base_url: str, viewport: dict[str, int], theme: str) -> BrowserContext:
@@ -44,13 +57,16 @@ def _axe_context(browser: Browser, base_url: str, viewport: dict[str, int], them
 
 
 def _routes_as(page: Page, who: str) -> list[str]:
-    """Signs `page` in as `who` (anon, customer or educator) and returns the routes that person can open."""
+    """Signs `page` in as `who` (anon, customer, educator or admin) and returns the routes that person can open."""
     if who == "customer":
         login(page, CUSTOMER)
         return CUSTOMER_ROUTES
     if who == "educator":
         login(page, EDUCATOR_A, educator=True)
         return EDUCATOR_ROUTES
+    if who == "admin":
+        admin_login(page)
+        return ADMIN_ROUTES
     return PUBLIC
 
 
@@ -89,14 +105,22 @@ def theme(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-@pytest.mark.parametrize("who", ["anon", "customer", "educator"])
-def test_no_serious_accessibility_violations(
+@pytest.mark.parametrize("who", ["anon", "customer", "educator", "admin"])
+def test_no_accessibility_violations(
     browser: Browser, base_url: str, viewport: dict[str, int], theme: str, who: str
 ) -> None:
     ctx = _axe_context(browser, base_url, viewport, theme)
     page = ctx.new_page()
     try:
-        assert _problems_on_each_route(page, who, axe_findings) == {}
+        found = _problems_on_each_route(page, who, axe_findings)
+        if who == "admin":  # the audit log is a tab of /admin, not a route of its own
+            page.goto("/admin")
+            page.get_by_role("tab", name="Audit log").click()
+            expect(page.get_by_role("tabpanel", name="Audit log")).to_be_visible()
+            _settled(page)
+            if audit := axe_findings(page):
+                found["/admin (Audit log tab)"] = audit
+        assert found == {}
     finally:
         ctx.close()
 
@@ -219,6 +243,13 @@ def test_carousel_dots_are_buttons_that_go_to_their_slide(phone: Page) -> None:
     expect(carousel.get_by_text(re.compile(r"^Slide 1 / \d+$"))).to_be_visible()
     _, total = _position(phone)
     assert total >= 3
+    if total > 12:
+        # Past 12 slides the position reads "Slide N / M" with Previous and Next, and no dots (Carousel.tsx):
+        # earlier journeys may have published more forex ideas than the demo has.
+        expect(carousel.get_by_role("button", name=re.compile(r"^Go to slide \d+$"))).to_have_count(0)
+        carousel.get_by_role("button", name="Next slide").click()
+        expect(carousel.get_by_text(re.compile(r"^Slide 2 / \d+$"))).to_be_visible()
+        return
     first = carousel.get_by_role("button", name="Go to slide 1", exact=True)
     expect(first).to_have_attribute("aria-current", "true")
     expect(carousel.get_by_role("button", name=re.compile(r"^Go to slide \d+$"))).to_have_count(total)

@@ -10,12 +10,14 @@ const features = readdirSync(new URL("./src/features", import.meta.url), { withF
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-/** What a file of `feature` may not import: another feature (relative or "@/features/x") or the app. */
-function featurePatterns(feature) {
+/** What a file of `feature` may not import: another feature (relative or "@/features/x") or the app. `depth`:
+ * how many folders the file is below the feature's own (0 for src/features/x/a.ts, 1 for src/features/x/list/a.ts),
+ * so that a path climbing exactly out of the feature ("../y" from the top, "../../y" from a sub-folder) is caught. */
+function featurePatterns(feature, depth) {
   const message = "No cross-feature imports: use src/components, src/lib or src/api, or compose in src/app.";
   return [
     { regex: `^(@/|(\\.\\./)+)features/(?!${feature}(/|$))`, message },
-    { regex: "^\\.\\./(?!\\.\\./)", message },
+    { regex: `^(\\.\\./){${depth + 1}}(?!\\.\\./)`, message },
     { regex: "^(@/|(\\.\\./)+)app(/|$)", message: "Features must not import from src/app." },
   ];
 }
@@ -37,10 +39,16 @@ export default tseslint.config(
   },
   // Import boundaries: app → features → shared (src/components, src/lib, src/api); features never import
   // each other, whether by a relative path or the "@/" alias.
-  ...features.map((feature) => ({
-    files: [`src/features/${feature}/**/*.{ts,tsx}`],
-    rules: { "no-restricted-imports": ["error", { patterns: featurePatterns(feature) }] },
-  })),
+  ...features.flatMap((feature) => [
+    {
+      files: [`src/features/${feature}/*.{ts,tsx}`],
+      rules: { "no-restricted-imports": ["error", { patterns: featurePatterns(feature, 0) }] },
+    },
+    {
+      files: [`src/features/${feature}/*/*.{ts,tsx}`],
+      rules: { "no-restricted-imports": ["error", { patterns: featurePatterns(feature, 1) }] },
+    },
+  ]),
   {
     files: ["src/components/**/*.{ts,tsx}", "src/lib/**/*.{ts,tsx}", "src/api/**/*.{ts,tsx}"],
     rules: {

@@ -110,7 +110,7 @@ export default defineConfig(({ mode }) => ({
             // of nine, the most common first screen. Other screens that use those modules load it too.
             // (Both groups keep their screen's name: e2e/test_quality reads file names to check that
             // customers never download educator screens.)
-            { name: "MarketDashboardPage", test: /src[\\/]features[\\/](ideas[\\/]MarketDashboardPage|desk[\\/]DeskExtras)\.tsx$/, priority: 1 },
+            { name: "MarketDashboardPage", test: /src[\\/]features[\\/](ideas[\\/]list[\\/]MarketDashboardPage|desk[\\/]DeskExtras)\.tsx$/, priority: 1 },
           ],
         },
       },

@@ -9,6 +9,7 @@ error, not a skip.
 import asyncio
 import os
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -22,8 +23,10 @@ from tradeideas.app import create_app
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.models import LoginAttempt, Role, User
+from tradeideas.billing import service as billing_service
 from tradeideas.cli import migrate
-from tradeideas.core.deps import component_of
+from tradeideas.core.deps import component_of, register_components
+from tradeideas.runtime import Background
 from tradeideas.seed import seed_demo
 from tradeideas.settings import Settings
 
@@ -77,12 +80,27 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
         asyncio.run(_admin(f"DROP DATABASE IF EXISTS {run_db} WITH (FORCE)"))
 
 
-@pytest.fixture(scope="session")
-async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+@asynccontextmanager
+async def seeded_app(settings: Settings) -> AsyncIterator[FastAPI]:
+    """A started, seeded app with the background work beside it, as a `tradeideas worker` process runs it, here on
+    the app's own event bus so that a test's commit wakes the push delivery at once; tests reach its leader as the
+    app's."""
     application = create_app(settings)
     async with LifespanManager(application):
-        async with application.state.db.sessionmaker() as session, session.begin():
-            await seed_demo(session, settings)
+        background = Background(application.state.runtime)
+        await background.start()
+        register_components(application, background.leader)
+        try:
+            async with application.state.db.sessionmaker() as session, session.begin():
+                await seed_demo(session, settings)
+            yield application
+        finally:
+            await background.stop()
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    async with seeded_app(settings) as application:
         yield application
 
 
@@ -109,13 +127,18 @@ async def anon(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
         yield c
 
 
-async def customer_client(app: FastAPI, email: str, first_name: str, last_name: str) -> httpx.AsyncClient:
-    """A client logged in as another customer (created on first use), for tests of what customers keep private."""
+async def customer_client(
+    app: FastAPI, email: str, first_name: str, last_name: str, *, access: bool = True
+) -> httpx.AsyncClient:
+    """A client logged in as another customer (created on first use), for tests of what customers keep private;
+    with `access` the new customer holds complimentary access to every educator, as the demo customer does."""
     async with app.state.db.sessionmaker() as s, s.begin():
         if (await s.execute(select(User.id).where(User.email == email))).first() is None:
-            await auth_service.add_user(
+            user = await auth_service.add_user(
                 s, email=email, password=DEMO_PASSWORD, role=Role.CUSTOMER, first_name=first_name, last_name=last_name
             )
+            if access:
+                await billing_service.add_complimentary(s, None, user.id, None, None)
     return await login_client(app, email)
 
 

@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import IO, Any
 
 import httpx
@@ -28,7 +29,7 @@ def stop_serve(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-async def wait_healthy(proc: subprocess.Popen[bytes], url: str, seconds: float = 180) -> None:
+async def wait_healthy(proc: subprocess.Popen[bytes], url: str, seconds: float = 300) -> None:
     """Until `/api/health` answers 200; fails if the process exits or the deadline passes (a hang guard:
     on a busy machine starting takes a while)."""
     deadline = time.monotonic() + seconds
@@ -42,3 +43,28 @@ async def wait_healthy(proc: subprocess.Popen[bytes], url: str, seconds: float =
                 pass
             await asyncio.sleep(0.1)
     raise AssertionError("the server never answered /api/health")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def background_workers(serve_pid: int) -> list[int]:
+    """The `tradeideas worker` processes `tradeideas serve` (process `serve_pid`) supervises now."""
+
+    def command(pid: int) -> list[str]:
+        try:
+            return (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
+        except OSError:
+            return []
+
+    return [pid for pid in _children(serve_pid) if "worker" in command(pid)[3:4]]

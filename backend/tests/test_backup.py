@@ -63,7 +63,7 @@ async def test_backup_while_writing_then_restore_into_a_fresh_data_dir(
 ) -> None:
     if not settings.is_sqlite:
         pytest.skip("the SQLite backup and restore; PostgreSQL has its own test below")
-    push_key = await _push_key(educator_a)  # generated into DATA_DIR (no VAPID_PRIVATE_KEY in the tests)
+    push_key = await _push_key(educator_a)  # generated into the database (no VAPID_PRIVATE_KEY in the tests)
     room_id = (await educator_a.get("/api/chat/rooms")).json()[0]["id"]
     messages_before, ideas_before = await _count(app, ChatMessage), await _count(app, TradeIdea)
     stop = asyncio.Event()
@@ -76,11 +76,11 @@ async def test_backup_while_writing_then_restore_into_a_fresh_data_dir(
     manifest = json.loads((tmp_path / "copy" / "manifest.json").read_text())
     assert manifest["database"] == "sqlite" and manifest["databaseFile"] == "database.sqlite3"
     assert manifest["mediaFiles"] == len(list((tmp_path / "copy" / "media").iterdir()))
-    assert manifest["webPushKey"] == "vapid_private_key.pem"
-    assert any("Web Push" in line for line in outcome.lines)
+    # The push key is kept in the database (decision 0141): the database copy holds it, no key file is needed.
+    assert manifest["webPushKey"] is None
+    assert "The Web Push key is kept in the database: the database copy holds it." in outcome.lines
     # The copy holds secrets (the push key, password hashes): only its owner may read it.
     assert (tmp_path / "copy").stat().st_mode & 0o077 == 0
-    assert (tmp_path / "copy" / "vapid_private_key.pem").stat().st_mode & 0o077 == 0
 
     fresh = _fresh(tmp_path, "fresh")
     restored = backup.restore(fresh, tmp_path / "copy")
@@ -159,7 +159,7 @@ async def test_postgres_backup_uses_pg_dump_and_restore_prints_or_runs_psql(
 
     printed = backup.restore(settings, tmp_path / "pg-copy")
     assert any(line.strip().startswith("psql --single-transaction --set ON_ERROR_STOP=1") for line in printed.lines)
-    assert any("vapid_private_key.pem" in line for line in printed.lines)
+    assert not any("vapid_private_key.pem" in line for line in printed.lines)  # the key is in the dump
 
     target_db = f"tradeideas_restore_{os.getpid()}"
     await _admin(f"DROP DATABASE IF EXISTS {target_db} WITH (FORCE)")

@@ -25,7 +25,7 @@ def _run_cli(settings: Settings, *args: str, stdin: str = "") -> subprocess.Comp
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=180,  # a seed takes seconds alone and over a minute on a busy two-core machine
         check=False,
     )
 
@@ -117,8 +117,9 @@ def test_reset_data_with_confirmation_empties_a_database(tmp_path: Path) -> None
     # Seeding again brings the demo accounts back.
     assert _run_cli(scratch, "seed").returncode == 0
     with sqlite3.connect(data / "scratch.db") as conn:
-        # Seven educators, the demo customer, the admin, and the demo history's seven followers (follower1-7).
-        assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 16
+        # Seven educators, the demo customer, the demo member with one educator's plan, the admin, and the demo
+        # history's seven followers (follower1-7).
+        assert conn.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 17
 
 
 def test_ready_banner_names_the_address_and_every_demo_login(settings: Settings) -> None:

@@ -1,5 +1,5 @@
-"""`tradeideas serve` with two workers: one of them leads the once-only background work, and another takes over
-when the leader dies."""
+"""`tradeideas serve` with two server workers and two background workers: one background worker leads the once-only
+work (never a server process), and another takes over when the leader dies."""
 
 import asyncio
 import os
@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import POSTGRES_URL, _admin
 from tests.realtime.conftest import free_port
 from tests.scrape import scrape, value
-from tests.serve import start_serve, stop_serve, wait_healthy
+from tests.serve import background_workers, start_serve, stop_serve, wait_healthy
 from tradeideas.core.leader import LEADER_CONNECTION_PREFIX, LEADER_LOCK_KEY
 from tradeideas.settings import Settings
 
@@ -69,6 +69,7 @@ async def test_one_of_two_workers_runs_housekeeping_and_another_takes_over(setti
         "DATA_DIR": str(tmp_path / "data"),
         "STATIC_DIR": str(settings.static_dir),
         "WORKERS": "2",
+        "BACKGROUND_WORKERS": "2",
         "PORT": str(port),
         "LOG_LEVEL": "warning",
         "HOUSEKEEPING_INTERVAL_SECONDS": str(INTERVAL),
@@ -78,6 +79,7 @@ async def test_one_of_two_workers_runs_housekeeping_and_another_takes_over(setti
     try:
         await wait_healthy(proc, url)
         leader = await wait_for_holder(database)
+        assert leader in background_workers(proc.pid)  # a serving process never leads (decision 0110)
         async with httpx.AsyncClient(base_url=url) as client:
             first = await scrape(client)
             started = time.monotonic()
@@ -92,7 +94,7 @@ async def test_one_of_two_workers_runs_housekeeping_and_another_takes_over(setti
         # The leader dies without a word: its connection, and with it the lock, goes; another process leads.
         os.kill(leader, signal.SIGKILL)
         successor = await wait_for_holder(database, other_than=leader)
-        assert successor != leader
+        assert successor != leader and successor in background_workers(proc.pid)
         async with httpx.AsyncClient(base_url=url) as client:
             before = value(await scrape(client), "tradeideas_housekeeping_runs_total")
             await asyncio.sleep(6 * INTERVAL)

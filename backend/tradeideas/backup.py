@@ -1,13 +1,15 @@
 """`tradeideas backup PATH` and `tradeideas restore PATH`: a consistent copy of the database and the media folder.
 
 A backup is a directory: `database.sqlite3` (SQLite's online backup API, safe while the server runs) or
-`database.sql` (`pg_dump`), `media/`, the Web Push private key `vapid_private_key.pem` when the server generated
-one into DATA_DIR, and `manifest.json`. It is secret material (the push key, password hashes, the data): the
-directory is made readable by its owner only. The database is copied first and the media folder
-second, while holding the housekeeping lock: every media row in the copy then has its file (files are written
-before their rows commit, and only housekeeping deletes them). See decision 0038.
+`database.sql` (`pg_dump`), `media/` (read from whichever store MEDIA_STORE names: the folder or the S3 bucket),
+the Web Push private key `vapid_private_key.pem` when an older installation still has one in DATA_DIR (the server
+now keeps it in the database, so the database copy holds it), and `manifest.json`. It is secret material (the push
+key, password hashes, the data): the directory is made readable by its owner only. The database is copied first
+and the media second, while holding the housekeeping lock: every media row in the copy then has its file (files
+are written before their rows commit, and only housekeeping deletes them). See decision 0038.
 
-Restoring on SQLite replaces DATA_DIR's database and media folder; it refuses while a server uses that
+Restoring on SQLite replaces DATA_DIR's database and media folder (with MEDIA_STORE=s3 the files are written to
+the bucket); it refuses while a server uses that
 DATA_DIR (each server holds a shared lock on DATA_DIR/server.lock) and, without `--force`, when the database
 already holds data. On PostgreSQL it prints the `psql` command, or runs it with `--force` when psql is installed.
 Either way the Web Push key goes back into DATA_DIR: browsers subscribed with that key, and a server with a new
@@ -30,6 +32,7 @@ from sqlalchemy.engine import make_url
 
 from tradeideas import housekeeping
 from tradeideas.db import Database
+from tradeideas.media.store import LocalStore, media_store
 from tradeideas.push.vapid import KEY_FILE as VAPID_KEY_FILE
 from tradeideas.settings import Settings
 
@@ -126,6 +129,40 @@ def _copy_media(source: Path, target: Path) -> tuple[int, int]:
     return count, size
 
 
+async def _copy_store_media(settings: Settings, target: Path) -> tuple[int, int]:
+    """Copy the media files from whichever store MEDIA_STORE names into the folder `target`."""
+    store = media_store(settings)
+    if isinstance(store, LocalStore):
+        return await asyncio.to_thread(_copy_media, store.folder, target)
+    await asyncio.to_thread(target.mkdir, parents=True, exist_ok=True)
+    count = size = 0
+    for name in await store.names():
+        data = await store.read(name)
+        if data is None:  # deleted since it was listed (housekeeping is held off, so only by hand)
+            continue
+        await asyncio.to_thread((target / name).write_bytes, data)
+        count += 1
+        size += len(data)
+    return count, size
+
+
+async def _put_media(settings: Settings, source: Path) -> int:
+    """Restore into an S3 store: every file of the backup is written to the bucket (objects the backup does not
+    hold are left alone: no row refers to them, and the bucket may be shared with a running installation)."""
+    store = media_store(settings)
+    files = await asyncio.to_thread(_media_files, source)
+    for path in files:
+        await store.put(path.name, await asyncio.to_thread(path.read_bytes))
+    return len(files)
+
+
+def _restore_media(settings: Settings, source: Path) -> tuple[int, str]:
+    """Put the backup's media into the configured store; how many, and where."""
+    if settings.media_store == "s3":
+        return asyncio.run(_put_media(settings, source)), f"the S3 bucket {settings.s3_bucket}"
+    return _replace_media(source, settings.media_dir), str(settings.media_dir)
+
+
 def _sqlite_copy(source: Path, target: Path) -> None:
     """SQLite's online backup: a consistent snapshot even while the server writes (it restarts on changes)."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
@@ -179,7 +216,7 @@ def _backup_push_key(settings: Settings, target: Path) -> tuple[str | None, str]
     if settings.vapid_private_key:
         return None, "Web Push keys come from VAPID_PRIVATE_KEY: keep that setting with the backup."
     if not key.is_file():
-        return None, "No Web Push key in DATA_DIR yet (the server makes one when it first starts)."
+        return None, "The Web Push key is kept in the database: the database copy holds it."
     _copy_secret(key, target / VAPID_KEY_FILE)
     return VAPID_KEY_FILE, f"Copied the Web Push private key to {target / VAPID_KEY_FILE} (keep this backup secret)."
 
@@ -224,7 +261,7 @@ async def backup(settings: Settings, target: Path) -> Outcome:
             async with housekeeping.exclusive(database, settings) as mine:
                 if mine:
                     kind, file_name = await asyncio.to_thread(_backup_database, settings, target)
-                    files, size = await asyncio.to_thread(_copy_media, settings.media_dir, target / MEDIA_DIR)
+                    files, size = await _copy_store_media(settings, target / MEDIA_DIR)
                     break
             await asyncio.sleep(0.5)
         else:
@@ -295,11 +332,11 @@ def restore(settings: Settings, source: Path, *, force: bool = False) -> Outcome
     for leftover in (target.with_name(target.name + "-wal"), target.with_name(target.name + "-shm")):
         leftover.unlink(missing_ok=True)  # the old database's journal must not be applied to the new one
     staging.replace(target)
-    files = _replace_media(source / MEDIA_DIR, settings.media_dir)
+    files, where = _restore_media(settings, source / MEDIA_DIR)
     return Outcome(
         [
             f"Restored the database to {target}.",
-            f"Restored {files} media files to {settings.media_dir}.",
+            f"Restored {files} media files to {where}.",
             *_restore_push_key(settings, source),
         ]
     )
@@ -310,7 +347,11 @@ def _restore_postgres(settings: Settings, source: Path, *, force: bool) -> Outco
     shown = make_url(dsn).render_as_string(hide_password=True)
     sql = source / SQL_FILE
     command = ["psql", "--single-transaction", "--set", "ON_ERROR_STOP=1", "--dbname", shown, "--file", str(sql)]
-    media = f"rsync -a --delete {source / MEDIA_DIR}/ {settings.media_dir}/"
+    media = (
+        f"rsync -a --delete {source / MEDIA_DIR}/ {settings.media_dir}/"
+        if settings.media_store == "local"
+        else f"(the media files in {source / MEDIA_DIR} go into the S3 bucket {settings.s3_bucket} with --force)"
+    )
     push_key = source / VAPID_KEY_FILE
     key_copy = f"install -m 600 {push_key} {settings.data_dir.resolve() / VAPID_KEY_FILE}"
     printed = " ".join(command)
@@ -335,11 +376,11 @@ def _restore_postgres(settings: Settings, source: Path, *, force: bool) -> Outco
     )
     if done.returncode != 0:
         raise BackupError(f"psql failed (nothing was changed): {done.stderr.strip()}")
-    files = _replace_media(source / MEDIA_DIR, settings.media_dir)
+    files, where = _restore_media(settings, source / MEDIA_DIR)
     return Outcome(
         [
             f"Restored the database with: {printed}",
-            f"Restored {files} media files to {settings.media_dir}.",
+            f"Restored {files} media files to {where}.",
             *_restore_push_key(settings, source),
         ]
     )

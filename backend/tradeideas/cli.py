@@ -6,6 +6,7 @@ Usage: uv run tradeideas <command> [options]   (see `tradeideas --help`)
 import argparse
 import asyncio
 import getpass
+import math
 import sys
 import threading
 import time
@@ -19,7 +20,8 @@ from alembic.config import Config
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tradeideas import backup, housekeeping, reset, seed
+from tradeideas import backup, cluster, housekeeping, reset, seed
+from tradeideas import worker as background_worker
 from tradeideas.admin import service as admin_service
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
@@ -27,6 +29,8 @@ from tradeideas.core import logs, metrics
 from tradeideas.core.errors import AppError
 from tradeideas.db import Database
 from tradeideas.ledger import verify as ledger_verify
+from tradeideas.ledger.tsa import TsaError, load_trusted
+from tradeideas.media import copy as media_copy
 from tradeideas.settings import Settings, get_settings
 
 T = TypeVar("T")
@@ -75,6 +79,11 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser("seed", help="create demo accounts, rooms and (once) sample ideas")
     serve = sub.add_parser("serve", help="migrate, seed and serve the app and API")
     serve.add_argument("--no-seed", action="store_true", help="do not create demo data")
+    worker = sub.add_parser(
+        "worker", help="run the background work (price checks, push delivery, housekeeping) until stopped"
+    )
+    # Set by `tradeideas serve` for the workers it supervises: stop when that process is gone.
+    worker.add_argument("--supervised-by", type=int, default=None, help=argparse.SUPPRESS)
     add = sub.add_parser("add-user", help="create an account")
     add.add_argument("--email", required=True)
     add.add_argument("--role", choices=[r.value for r in Role], default=Role.CUSTOMER.value)
@@ -101,9 +110,21 @@ def main(argv: list[str] | None = None) -> None:
     restore_cmd.add_argument(
         "--force", action="store_true", help="replace a database that holds data (PostgreSQL: run psql)"
     )
-    sub.add_parser(
+    verify_cmd = sub.add_parser(
         "verify-ledger",
         help="recompute the ledger's hash chain and compare it with the ideas: exit 1 naming the first problem",
+    )
+    verify_cmd.add_argument(
+        "--tsa-ca",
+        type=Path,
+        metavar="FILE",
+        help="PEM file of the time-stamp authorities' CA certificates: each token's signer must chain to one",
+    )
+    media_cmd = sub.add_parser("media", help="manage the media store")
+    media_sub = media_cmd.add_subparsers(dest="media_cmd", required=True)
+    media_sub.add_parser(
+        "copy-to-s3",
+        help="copy DATA_DIR/media into the S3 bucket of the S3_* settings, once; checks each object's SHA-256",
     )
     reset_cmd = sub.add_parser("reset-data", help="delete all ideas, chat, media and users (asks first)")
     reset_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -118,6 +139,9 @@ def main(argv: list[str] | None = None) -> None:
             print("Demo data created." if first else "Demo accounts checked; sample data already present.")
         elif args.cmd == "serve":
             _serve(settings, with_seed=not args.no_seed)
+        elif args.cmd == "worker":
+            logs.configure_logging(settings)
+            asyncio.run(background_worker.run(settings, args.supervised_by))
         elif args.cmd == "add-user":
             password = _read_password(args.password, args.password_stdin)
 
@@ -159,7 +183,9 @@ def main(argv: list[str] | None = None) -> None:
         elif args.cmd == "restore":
             print("\n".join(backup.restore(settings, args.path, force=args.force).lines))
         elif args.cmd == "verify-ledger":
-            _verify_ledger(settings)
+            _verify_ledger(settings, args.tsa_ca)
+        elif args.cmd == "media":
+            _copy_to_s3(settings)
         elif args.cmd == "reset-data":
             if not args.yes:
                 answer = input("This deletes ALL trade ideas, chat, media and users. Type RESET to confirm: ")
@@ -171,18 +197,22 @@ def main(argv: list[str] | None = None) -> None:
     except AppError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         raise SystemExit(1) from exc
+    except TsaError as exc:
+        print(f"error: --tsa-ca: {exc}", file=sys.stderr)
+        raise SystemExit(2) from exc
     except backup.BackupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(1) from exc
 
 
-def _verify_ledger(settings: Settings) -> None:
+def _verify_ledger(settings: Settings, tsa_ca: Path | None = None) -> None:
     """Exit 0 with the head when the chain and the tables agree; otherwise exit 1 with the first problem first."""
+    trusted = None if tsa_ca is None else load_trusted(tsa_ca.read_bytes())
 
     async def check(s: AsyncSession) -> ledger_verify.Report:
         if s.get_bind().dialect.name == "postgresql":  # one consistent snapshot of the chain and the ideas
             await s.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"))
-        return await ledger_verify.verify(s)
+        return await ledger_verify.verify(s, trusted)
 
     report = _in_transaction(settings, check)
     if report.intact:
@@ -198,11 +228,19 @@ def _verify_ledger(settings: Settings) -> None:
     raise SystemExit(1)
 
 
+def _copy_to_s3(settings: Settings) -> None:
+    """Exit 0 when every file is in the bucket with its checksum; 1 naming the files that are not."""
+    report = asyncio.run(media_copy.copy_to_s3(settings))
+    print("\n".join(report.lines(settings.s3_bucket or "")), file=sys.stderr if report.failed else sys.stdout)
+    if report.failed:
+        raise SystemExit(1)
+
+
 def _housekeeping(settings: Settings) -> None:
     async def run() -> housekeeping.Report | None:
         db = Database(settings)
         try:
-            return await housekeeping.run_exclusive(db, settings)
+            return await housekeeping.run_exclusive(db, settings, stamp=True)
         finally:
             await db.dispose()
 
@@ -247,10 +285,11 @@ def _announce_when_ready(settings: Settings, *, with_seed: bool) -> None:
 
 
 def _serve(settings: Settings, *, with_seed: bool) -> None:
-    import uvicorn
-
-    from tradeideas import serving
-
+    if not settings.is_sqlite:  # before anything changes: a node that does not fit refuses (decision 0161)
+        budget = asyncio.run(cluster.connection_budget(settings))
+        if not budget.fits:
+            print(cluster.refusal(settings, budget), file=sys.stderr)
+            sys.exit(1)
     migrate(settings)
     if with_seed:
         _in_transaction(settings, lambda s: seed.seed_demo(s, settings))
@@ -261,8 +300,26 @@ def _serve(settings: Settings, *, with_seed: bool) -> None:
         # Each worker counts in its own files there and a scrape adds them up (decision record 0036). This
         # process only supervises: the files it may have opened itself are removed with the stale ones.
         metrics.use_multiprocess_dir(metrics.multiprocess_dir() or settings.data_dir.resolve() / "metrics")
-    print(f"Starting on http://{settings.host}:{settings.port} ({workers} worker(s))...", flush=True)
+    print(
+        f"Starting on http://{settings.host}:{settings.port} ({workers} worker(s), "
+        f"{settings.background_workers} background worker(s))...",
+        flush=True,
+    )
     _announce_when_ready(settings, with_seed=with_seed)
+    # Price checks, push delivery and housekeeping run in processes of their own, never on a serving event loop.
+    supervisor = background_worker.Supervisor(settings.background_workers)
+    supervisor.start()
+    try:
+        _serve_requests(settings, workers)
+    finally:
+        supervisor.stop()
+
+
+def _serve_requests(settings: Settings, workers: int) -> None:
+    import uvicorn
+
+    from tradeideas import serving
+
     serving.serve(
         uvicorn.Config(
             "tradeideas.app:create_app",
@@ -271,6 +328,9 @@ def _serve(settings: Settings, *, with_seed: bool) -> None:
             port=settings.port,
             workers=workers,
             timeout_worker_healthcheck=settings.worker_start_timeout_seconds,
+            # Requests in flight when SIGTERM came get DRAIN_SECONDS; the event streams, ended by then, a second more
+            # to send their last bytes (decision 0160). Anything still running after it is cancelled.
+            timeout_graceful_shutdown=math.ceil(settings.drain_seconds) + 1,
             # X-Forwarded-For/-Proto from FORWARDED_ALLOW_IPS are read inside the app (`create_app`), after `AppEdge`
             # has seen the real peer; here they would replace it before the app is called.
             proxy_headers=False,

@@ -1,6 +1,7 @@
 """Housekeeping: delete what is no longer needed (expired sessions, old login failures, used or expired
 account links, events past their replay window, and media nothing has used for 24 hours), and post each finished
-UTC day's ledger fingerprint to the messaging channel once.
+UTC day's ledger fingerprint to the messaging channel once. The leader also announces, every minute, each member's
+paid access that has run out by the clock (`billing.service.announce_ended`), so open screens drop it at once.
 
 `tradeideas housekeeping` runs it once and reports; `Housekeeping` runs it every HOUSEKEEPING_INTERVAL_SECONDS
 in the background of the one server process that leads (`core.leader`, decision 0049), and a lock lets only one
@@ -15,22 +16,25 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 
+import httpx
 from sqlalchemy import ColumnElement, delete, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.admin.models import AccountToken
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import User
+from tradeideas.billing import service as billing
 from tradeideas.chat.models import ChatMessage
 from tradeideas.core.leader import Leader
 from tradeideas.core.metrics import HOUSEKEEPING_RUNS
 from tradeideas.db import Database, utcnow
 from tradeideas.ideas.models import IdeaImage, TradeIdea
 from tradeideas.ledger import service as ledger_service
+from tradeideas.ledger import timestamps
 from tradeideas.media.models import MediaFile
 from tradeideas.media.schemas import MEDIA_URL_PREFIX
+from tradeideas.media.store import StorageUnavailable, media_store
 from tradeideas.push import service as push_service
 from tradeideas.realtime.service import prune_events
 from tradeideas.settings import Settings
@@ -42,6 +46,10 @@ UNUSED_MEDIA_GRACE = timedelta(hours=24)
 # pg_try_advisory_lock key: any constant that no other feature of this database uses.
 ADVISORY_LOCK_KEY = 7_370_421_012
 LOCK_FILE_NAME = "housekeeping.lock"
+# How often the leader looks for what the time-stamp authorities should stamp (and retries those backing off).
+STAMP_TICK_SECONDS = 60.0
+# How often the leader looks for paid access that has run out by the clock (its members' streams learn of it then).
+ACCESS_TICK_SECONDS = 60.0
 
 
 @dataclass
@@ -53,12 +61,19 @@ class Report:
     files_deleted: int = 0
     bytes_freed: int = 0
     fingerprints_posted: int = 0
+    access_ended: int = 0
+    stamps: timestamps.Round | None = None
 
     def lines(self) -> list[str]:
         out = [f"Removed {count} {what}." for what, count in self.removed.items()]
         out.append(f"Deleted {self.files_deleted} media files, {_size(self.bytes_freed)} freed.")
+        if self.access_ended:
+            out.append(f"Announced the end of {self.access_ended} members' access that ran out.")
         if self.fingerprints_posted:
             out.append(f"Posted {self.fingerprints_posted} daily ledger fingerprints to the messaging channel.")
+        if self.stamps is not None:
+            out.append(f"Time-stamped {len(self.stamps.stamped)} ledger hashes.")
+            out += [f"Time-stamp authority {url} failed: {error}" for url, error in self.stamps.failed.items()]
         return out
 
 
@@ -139,17 +154,21 @@ async def run_once(db: AsyncSession, settings: Settings, now: datetime | None = 
         "events past the replay window": events,
         "unused media uploads": media,
     }
-    return Report(removed, files, fingerprints_posted=posted)
+    ended = await billing.announce_ended(db, now, settings)
+    return Report(removed, files, fingerprints_posted=posted, access_ended=ended)
 
 
-def delete_files(settings: Settings, report: Report) -> None:
-    """Remove the report's unused files from the media folder, counting files and bytes."""
+async def delete_files(settings: Settings, report: Report) -> None:
+    """Remove the report's unused files from the media store, counting files and bytes. A store that does not
+    answer leaves the rest for later (their rows are gone; the files only take room)."""
+    store = media_store(settings)
     for name in report.unused_files:
-        path: Path = settings.media_dir / name
         try:
-            size = path.stat().st_size
-            path.unlink()
-        except FileNotFoundError:
+            size = await store.delete(name)
+        except StorageUnavailable:
+            log.warning("housekeeping: the media store did not answer; %s unused files left", len(report.unused_files))
+            return
+        if size is None:
             continue
         report.files_deleted += 1
         report.bytes_freed += size
@@ -159,7 +178,7 @@ async def run(database: Database, settings: Settings, now: datetime | None = Non
     """One complete run: the rows in one transaction, then the files of the media rows it deleted."""
     async with database.sessionmaker() as session, session.begin():
         report = await run_once(session, settings, now)
-    await asyncio.to_thread(delete_files, settings, report)
+    await delete_files(settings, report)
     return report
 
 
@@ -199,12 +218,33 @@ async def exclusive(database: Database, settings: Settings) -> AsyncIterator[boo
                 raise
 
 
-async def run_exclusive(database: Database, settings: Settings, now: datetime | None = None) -> Report | None:
-    """`run`, unless another process (or task) is running housekeeping right now: then None."""
+async def run_exclusive(
+    database: Database, settings: Settings, now: datetime | None = None, *, stamp: bool = False
+) -> Report | None:
+    """`run`, unless another process (or task) is running housekeeping right now: then None. With `stamp`, a round
+    of time-stamps follows (`tradeideas housekeeping`; the server's leader runs its rounds every minute)."""
     async with exclusive(database, settings) as mine:
         if not mine:
             return None
-        return await run(database, settings, now)
+        report = await run(database, settings, now)
+        if stamp and settings.tsa_url_list:
+            report.stamps = await stamp_round(database, settings, now)
+        return report
+
+
+async def announce_access_ended(database: Database, settings: Settings, now: datetime) -> int:
+    """One look for access that ran out by the clock, in its own transaction (`billing.service.announce_ended`)."""
+    async with database.sessionmaker() as session, session.begin():
+        ended = await billing.announce_ended(session, now, settings)
+    if ended:
+        log.info("announced the end of %d members' access", ended)
+    return ended
+
+
+async def stamp_round(database: Database, settings: Settings, now: datetime | None = None) -> timestamps.Round:
+    """One round of RFC 3161 time-stamps (decision 0100), with a client of its own."""
+    async with httpx.AsyncClient(timeout=settings.tsa_timeout_seconds, follow_redirects=False) as client:
+        return await timestamps.stamp_due(database, settings, client, now)
 
 
 class Housekeeping:
@@ -219,16 +259,55 @@ class Housekeeping:
         self.leader = leader
         self.now = now
         self._task: asyncio.Task[None] | None = None
+        self._stamps: asyncio.Task[None] | None = None
+        self._access: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         if self.settings.housekeeping_interval_seconds > 0:
             self._task = asyncio.create_task(self._loop())
+            self._access = asyncio.create_task(self._access_loop())
+            if self.settings.tsa_url_list:
+                self._stamps = asyncio.create_task(self._stamp_loop())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._stamps, self._access):
+            if task is not None:
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
+
+    async def _stamp_loop(self) -> None:
+        """Time-stamps in the leading process: a round a minute (each authority is asked only for what is due, and
+        one that failed waits out its backoff), the first a minute after start."""
+        tick = min(STAMP_TICK_SECONDS, self.settings.housekeeping_interval_seconds)
+        async with httpx.AsyncClient(timeout=self.settings.tsa_timeout_seconds, follow_redirects=False) as client:
+            while True:
+                await asyncio.sleep(tick)
+                if not self.leader.is_leader:
+                    continue
+                try:
+                    stamped = await timestamps.stamp_due(self.database, self.settings, client, self.now())
+                    if stamped.stamped:
+                        log.info("time-stamped %d ledger hashes", len(stamped.stamped))
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("time-stamping failed; trying again in a minute")
+
+    async def _access_loop(self) -> None:
+        """Access that ran out by the clock, announced by the leading process every minute (or sooner with a shorter
+        interval): nothing waits for a member's request or a webhook to notice it."""
+        tick = min(ACCESS_TICK_SECONDS, self.settings.housekeeping_interval_seconds)
+        while True:
+            await asyncio.sleep(tick)
+            if not self.leader.is_leader:
+                continue
+            try:
+                await announce_access_ended(self.database, self.settings, self.now())
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("announcing ended access failed; trying again in a minute")
 
     async def _loop(self) -> None:
         interval = self.settings.housekeeping_interval_seconds

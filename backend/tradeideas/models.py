@@ -3,10 +3,10 @@
 from tradeideas.admin.models import AccountToken, AuditEntry
 from tradeideas.auth.models import LoginAttempt, Session, User
 from tradeideas.chat.models import ChatMessage, ChatReaction, ChatRoom
-from tradeideas.core.models import AppMeta
+from tradeideas.core.models import AppMeta, ServerKey
 from tradeideas.db import Base
 from tradeideas.desk.models import IdeaTaken, JournalEntry, RiskSettings
-from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaView, TradeIdea
+from tradeideas.ideas.models import IdeaImage, IdeaRevision, IdeaSetup, IdeaView, TradeIdea
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.media.models import MediaFile
 from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
@@ -27,6 +27,7 @@ __all__ = [
     "Event",
     "IdeaImage",
     "IdeaRevision",
+    "IdeaSetup",
     "IdeaTaken",
     "IdeaVerification",
     "IdeaView",
@@ -40,6 +41,7 @@ __all__ = [
     "PushDelivery",
     "PushSubscription",
     "RiskSettings",
+    "ServerKey",
     "Session",
     "TrackRecordTotal",
     "TradeIdea",

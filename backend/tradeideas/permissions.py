@@ -156,6 +156,16 @@ async def _educator(request: Request, response: Response) -> Principal:
     return principal
 
 
+async def _maybe_signed_in(request: Request, response: Response) -> Principal | None:
+    """The caller when signed in, else None: for public routes that do more for members (checkout)."""
+    if token_from_request(request) is None:
+        return None
+    try:
+        return await _principal(request, response)
+    except Unauthorized:
+        return None
+
+
 async def _public() -> None:
     return None
 
@@ -213,6 +223,8 @@ CustomerOnly = Annotated[Principal, Depends(_customer)]
 EducatorOnly = Annotated[Principal, Depends(_educator)]
 AdminOnly = Annotated[Principal, Depends(_admin)]
 Public = Depends(_public)
+# Not an access level: beside `Public`, the caller if signed in.
+MaybeSignedIn = Annotated[Principal | None, Depends(_maybe_signed_in)]
 MetricsScraper = Depends(_metrics_scraper)
 
 ACCESS_LEVELS = {

@@ -15,11 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.auth.models import Role, User
 from tradeideas.auth.passwords import hash_password
 from tradeideas.auth.schemas import DemoAccounts
+from tradeideas.billing.seed import DEMO_MEMBER_EMAIL, seed_billing
 from tradeideas.chat.models import ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
 from tradeideas.desk.seed import seed_followers, seed_sample_journal
-from tradeideas.ideas.seed import seed_history, seed_sample_ideas
+from tradeideas.ideas.seed import seed_history, seed_sample_ideas, seed_setups
 from tradeideas.ledger.seed import record_unledgered_ideas
 from tradeideas.prices.seed import seed_price_candles
 from tradeideas.settings import Settings
@@ -58,6 +59,7 @@ SampleSeeder = Callable[[AsyncSession, Settings, DemoAccounts], Awaitable[None]]
 # The ledger's seeder runs right after the ideas are written, before anything else may change them (the history is
 # written through the commands: with the app's event bus its entries are already there, without it they are not).
 SAMPLE_SEEDERS: list[SampleSeeder] = [
+    seed_setups,  # before the ideas: every demo idea names one
     seed_sample_ideas,
     seed_history,
     record_unledgered_ideas,
@@ -99,6 +101,7 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
         )
     demo_accounts = (
         (DEMO_CUSTOMER_EMAIL, Role.CUSTOMER, "Demo", "Customer"),
+        (DEMO_MEMBER_EMAIL, Role.CUSTOMER, "Demo", "Member"),  # holds one educator's plan (paid access)
         (DEMO_ADMIN_EMAIL, Role.ADMIN, "Demo", "Admin"),
     )
     present = set((await db.execute(select(User.email).where(User.email.in_([a[0] for a in demo_accounts])))).scalars())
@@ -112,6 +115,7 @@ async def seed_demo(db: AsyncSession, settings: Settings) -> bool:
         if name not in rooms:
             db.add(ChatRoom(name=name))
     await db.flush()
+    await seed_billing(db, DEMO_CUSTOMER_EMAIL)  # once, with a mark of its own (demos seeded before it get it too)
 
     if await db.get(AppMeta, SEEDED_KEY) is not None:
         return False

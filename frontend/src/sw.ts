@@ -27,7 +27,7 @@ precacheAndRoute(self.__WB_MANIFEST);
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL("/index.html"), {
-    denylist: [/^\/api(\/|$)/, /^\/media\//, /^\/sw\.js$/, /^\/manifest\.webmanifest$/],
+    denylist: [/^\/api(\/|$)/, /^\/media\//, /^\/proof\/verify_ledger\.py$/, /^\/sw\.js$/, /^\/manifest\.webmanifest$/],
   }),
 );
 

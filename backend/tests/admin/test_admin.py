@@ -215,15 +215,25 @@ async def test_disable_ends_sessions_keeps_data_and_enable_restores(app: FastAPI
     try:
         r = await admin.post(f"/api/admin/members/{member_id}/disable")
         assert r.status_code == 200 and r.json()["state"] == "disabled"
-        assert (await client.get("/api/auth/user")).status_code == 401
+        # The open session learns why, in the member's words (issue #39), on every route.
+        gone = await client.get("/api/auth/user")
+        assert gone.status_code == 401
+        assert gone.json() == {"message": "This account was disabled.", "code": "account_disabled"}
+        assert (await client.get("/api/trade-ideas")).json()["code"] == "account_disabled"
         # The right password learns why; a wrong one reads as usual, so a guesser learns nothing (issue #26).
         right = await _login(app, email, "member-pass-1")
         assert right.status_code == 403
-        assert right.json() == {"message": "This account is disabled. Contact support.", "code": "account_disabled"}
+        assert right.json() == {
+            "message": "This account is disabled. Contact support at support@example.com.",
+            "code": "account_disabled",
+        }
         wrong = await _login(app, email, "not-the-password-1")
         assert wrong.status_code == 401 and wrong.json()["message"] == "Invalid email or password"
         r = await admin.post(f"/api/admin/members/{member_id}/enable")
         assert r.status_code == 200 and r.json()["state"] == "active"
+        # Enabling brings no earlier session back.
+        stale = await client.get("/api/auth/user")
+        assert stale.status_code == 401 and stale.json()["code"] != "account_disabled"
         assert (await _login(app, email, "member-pass-1")).status_code == 200
     finally:
         await client.aclose()
@@ -303,7 +313,10 @@ async def test_disabling_revokes_an_outstanding_reset_link_for_good(app: FastAPI
         # While disabled, the link says so, as the login does, not that it expired.
         info = await browser.get(f"/api/password-resets/{token}")
         assert info.status_code == 410
-        assert info.json() == {"message": "This account is disabled. Contact support.", "code": "account_disabled"}
+        assert info.json() == {
+            "message": "This account is disabled. Contact support at support@example.com.",
+            "code": "account_disabled",
+        }
     assert (await admin.post(f"/api/admin/members/{member_id}/enable")).json()["state"] == "active"
     async with make_client(app) as browser:
         info = await browser.get(f"/api/password-resets/{token}")

@@ -4,10 +4,10 @@ from typing import Literal
 
 import pytest
 
-from tradeideas.app import EVENTS
 from tradeideas.core.events import ALL, ONE_USER, RECEIVERS, SERVER, DomainEvent, EventBus
 from tradeideas.desk.events import JournalChanged
 from tradeideas.ideas.events import IdeaDeleted, IdeasSeen
+from tradeideas.runtime import EVENTS
 
 
 def test_every_event_of_the_app_names_its_receivers() -> None:

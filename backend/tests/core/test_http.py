@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI, Response
+from pydantic import ValidationError
 
 from tests.conftest import CUSTOMER, DEMO_PASSWORD, make_client
 from tradeideas.app import create_app
@@ -82,7 +83,17 @@ async def test_config_is_public_and_lists_no_emails(anon: httpx.AsyncClient) -> 
     body = r.json()
     assert body["channelUrl"] == "https://example.com/channel"
     assert body["educatorSlugs"][:2] == ["alex-morgan", "sofia-reyes"] and len(body["educatorSlugs"]) == 7
-    assert "@" not in r.text
+    # The one address it names is the public support contact (SUPPORT_CONTACT), never an educator's.
+    assert body["supportContact"] == "support@example.com"
+    assert "@" not in r.text.replace(body["supportContact"], "")
+
+
+def test_support_contact_is_an_email_or_a_web_address() -> None:
+    assert Settings(support_contact="mailto:help@example.com").support_contact == "help@example.com"
+    assert Settings(support_contact="https://help.example.com/ask").support_contact == "https://help.example.com/ask"
+    for bad in ("call us", "ftp://x.example.com", "help@", ""):
+        with pytest.raises(ValidationError, match="SUPPORT_CONTACT must be an e-mail address or an http"):
+            Settings(support_contact=bad)
 
 
 async def test_openapi_documents_every_api_route_with_schemas(app: FastAPI) -> None:

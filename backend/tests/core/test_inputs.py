@@ -76,11 +76,12 @@ async def test_body_ids_out_of_range_are_422(
         assert r.json()["code"] == "validation_error"
 
 
-@pytest.mark.parametrize("not_an_id", [True, False, "1", 1.0, 1.5])
+@pytest.mark.parametrize("not_an_id", [True, False, "1", 1.5])
 async def test_body_ids_must_be_json_integers(
     educator_a: httpx.AsyncClient, customer: httpx.AsyncClient, not_an_id: Any
 ) -> None:
-    """`true` is not idea 1 (schemathesis ST201: `{"ideaIds": [true]}` was accepted), nor is "1" or 1.0."""
+    """`true` is not idea 1 (schemathesis ST201: `{"ideaIds": [true]}` was accepted), nor is "1". (1.0 is: JSON
+    Schema counts it as an integer, and schemathesis ST202 holds the API to that.)"""
     idea = {
         "marketType": "Forex",
         "orderType": "BUY",

@@ -39,6 +39,7 @@ async def test_health_reports_listener_and_push_backlog(app: FastAPI, anon: http
         body = r.json()
         assert body["status"] == "ok" and body["database"] == "ok" and body["events"] == "live"
         assert body["listener"] == ("connected" if POSTGRES else "not used")
+        assert (body["media"], body["mediaStore"]) == ("ok", "local")  # DATA_DIR/media, made at the first upload
         backlog = body["pushBacklog"]
         assert backlog["queued"] - before["queued"] == 1  # the retry waiting for its time
         assert backlog["held"] - before["held"] == 1

@@ -19,7 +19,8 @@ NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 
 def candle(feed: str, symbol: str, at: datetime, close: str) -> PriceCandle:
     return PriceCandle(
-        feed=feed, symbol=symbol, granularity="M1" if feed == "oanda" else "1m", time=int(at.timestamp()),
+        feed=feed, symbol=symbol, granularity={"oanda": "M1", "dukascopy": "T1m"}.get(feed, "1m"),
+        time=int(at.timestamp()),
         open=close, high=close, low=close, close=close, complete=True,
     )  # fmt: skip
 
@@ -32,6 +33,7 @@ async def candles(app: FastAPI) -> AsyncIterator[None]:
         candle("oanda", "GBP_USD", NOW - timedelta(minutes=2), "1.2650"),
         candle("oanda", "NZD_CHF", NOW - timedelta(days=4), "0.5100"),  # too old to be "latest"
         candle("binance", "ETHBTC", NOW - timedelta(minutes=1), "0.05"),
+        candle("dukascopy", "EURCHF", NOW - timedelta(minutes=70), "0.94210"),  # an hour file lags the market
     ]
     async with app.state.db.sessionmaker() as s, s.begin():
         s.add_all(rows)
@@ -50,10 +52,13 @@ async def test_the_rate_comes_from_the_latest_stored_price_direct_or_inverted(ap
         assert inverted.rate == "0.0064" and Decimal(inverted.rate) * Decimal("156.25") == 1
         assert (await conversion_rate(db, live, "NZD", "CHF", NOW)).rate is None  # four days old
         assert (await conversion_rate(db, live, "BTC", "ETH", NOW)).rate == "20"  # Binance, inverted
-        # Without an OANDA token its prices are not used; with the feed off, none are.
+        # Without an OANDA token its prices are not used, Dukascopy's are; with the feed off, none are.
         no_oanda = live.model_copy(update={"oanda_token": None})
         assert (await conversion_rate(db, no_oanda, "GBP", "USD", NOW)).rate is None
         assert (await conversion_rate(db, no_oanda, "BTC", "ETH", NOW)).rate == "20"
+        swiss = await conversion_rate(db, no_oanda, "EUR", "CHF", NOW)
+        assert (swiss.rate, swiss.feed) == ("0.94210", "dukascopy")
+        assert (await conversion_rate(db, live, "EUR", "CHF", NOW)).rate is None  # OANDA in use: not Dukascopy's
         off = live.model_copy(update={"price_feed": "off"})
         assert (await conversion_rate(db, off, "GBP", "USD", NOW)).rate is None
 

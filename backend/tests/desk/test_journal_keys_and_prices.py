@@ -144,7 +144,9 @@ async def test_prices_keep_the_digits_typed_and_r_is_unchanged(
     assert listed["fillPrice"] == "1.0850" and listed["exitPrice"] == "1.0950"
     # A JSON number is taken as its text; thousands separators are dropped.
     assert (await post(customer, None, ideaId=idea["id"], fillPrice=1.085)).json()["fillPrice"] == "1.085"
-    assert (await post(customer, None, ideaId=idea["id"], fillPrice="1,085.50")).json()["fillPrice"] == "1085.50"
+    # (on an idea priced in thousands: a fill lies within 20 R of the idea's entry, decision 0081)
+    index = await create(educator_a, entry1="1,085.00", invalidationLevel="1,080.00", exit1="1,095.00")
+    assert (await post(customer, None, ideaId=index["id"], fillPrice="1,085.50")).json()["fillPrice"] == "1085.50"
 
 
 @pytest.mark.parametrize("price", ["0", "0.0000", "-1.08", "1e3", "abc", "1.08.1", "", True, "1" * 40])

@@ -46,7 +46,7 @@ async def test_a_buy_taken_by_five_members_shows_slippage_and_realised_r(
 ) -> None:
     idea = await create(educator_a, entry1="1.1000", invalidationLevel="1.0950", exit1="1.1100")
     # Planned risk 0.0050. A BUY filled higher is worse: (1.1000 - fill) / 0.0050.
-    fills = [1.1010, 1.1000, 1.0990, 1.1020, 1.1005]  # -0.2, 0, +0.2, -0.4, -0.1 R: average -0.1
+    fills = [1.1010, 1.1000, 1.0990, 1.1020, 1.1005]  # -0.2, 0, +0.2, -0.4, -0.1 R: median -0.1
     entries = [await take(m, ideaId=idea["id"], fillPrice=fill) for m, fill in zip(members, fills, strict=False)]
     # Realised R as the journal computes it: (exit - fill) / |fill - stop|, closed entries only.
     await close(members[0], entries[0]["id"], 1.1100)  # (1.1100 - 1.1010) / 0.0060 = +1.5
@@ -55,7 +55,7 @@ async def test_a_buy_taken_by_five_members_shows_slippage_and_realised_r(
         taken = (await listed(viewer, idea["id"]))["taken"]
         assert taken == {"count": 5, "averageEntrySlippageR": -0.1, "averageRealisedR": 0.25}
 
-    # Reopening an entry takes its R out of the average; deleting one takes the idea under the threshold again.
+    # Reopening an entry takes its R out of the median; deleting one takes the idea under the threshold again.
     await close(members[0], entries[0]["id"], 1.1100)
     r = await members[0].patch(f"/api/me/journal/{entries[0]['id']}", json={"exitPrice": None})
     assert r.status_code == 200
@@ -68,12 +68,24 @@ async def test_a_buy_taken_by_five_members_shows_slippage_and_realised_r(
 async def test_a_sell_is_mirrored(members: list[httpx.AsyncClient], educator_a: httpx.AsyncClient) -> None:
     idea = await create(educator_a, orderType="SELL", pair="USD/JPY", entry1="150.00", invalidationLevel="151.00")
     # Planned risk 1.00. A SELL filled lower is worse: (fill - 150.00) / 1.00.
-    fills = [149.80, 150.20, 150.00, 149.50, 150.10]  # -0.2, +0.2, 0, -0.5, +0.1 R: average -0.08
+    fills = [149.80, 150.20, 150.00, 149.50, 150.10]  # -0.2, +0.2, 0, -0.5, +0.1 R: median 0 (the mean is -0.08)
     entries = [await take(m, ideaId=idea["id"], fillPrice=fill) for m, fill in zip(members, fills, strict=False)]
     await close(members[0], entries[0]["id"], 148.80)  # (149.80 - 148.80) / |149.80 - 151| = +0.8333
     await close(members[1], entries[1]["id"], 151.00)  # (150.20 - 151.00) / 0.80 = -1.0
     taken = (await listed(educator_a, idea["id"]))["taken"]
-    assert taken == {"count": 5, "averageEntrySlippageR": -0.08, "averageRealisedR": -0.08}
+    assert taken == {"count": 5, "averageEntrySlippageR": 0.0, "averageRealisedR": -0.08}  # two closed: their middle
+
+
+async def test_two_accounts_far_out_do_not_move_the_median(
+    members: list[httpx.AsyncClient], educator_a: httpx.AsyncClient
+) -> None:
+    idea = await create(educator_a, entry1="1.1000", invalidationLevel="1.0950", exit1="1.1100")
+    entries = [await take(m, ideaId=idea["id"], fillPrice=1.1) for m in members[:5]]
+    for n, (member, entry) in enumerate(zip(members, entries, strict=False)):
+        # Three members lost 1 R; two accounts claim +19 R (within 20 R of the entry): a mean would say +7 R.
+        await close(member, entry["id"], 1.195 if n >= 3 else 1.095)
+    taken = (await listed(educator_a, idea["id"]))["taken"]
+    assert taken == {"count": 5, "averageEntrySlippageR": 0.0, "averageRealisedR": -1.0}
 
 
 async def test_four_members_show_nothing_to_anyone_and_a_member_counts_once(
@@ -186,3 +198,21 @@ async def test_members_taking_an_idea_at_once_are_all_counted(
         assert [a.status_code for a in answers] == [201] * len(members), [a.text for a in answers]
         taken = (await listed(customer, idea["id"]))["taken"]
         assert taken is not None and taken["count"] == len(members)
+
+
+async def test_a_fill_or_exit_more_than_20_r_from_the_ideas_entry_is_refused_naming_the_field(
+    customer: httpx.AsyncClient, educator_a: httpx.AsyncClient
+) -> None:
+    """Issue 37: five accounts filling at 0.000001 and exiting at 99999999 made an idea's `taken` +1,111,111 R."""
+    idea = await create(educator_a, entry1="1.1000", invalidationLevel="1.0950", exit1="1.1100")  # risk 0.0050
+    tiny = await customer.post("/api/me/journal", json={"ideaId": idea["id"], "fillPrice": "0.000001"})
+    assert tiny.status_code == 422, tiny.text
+    assert tiny.json()["field"] == "fillPrice"
+    assert tiny.json()["code"] == "implausible_price"
+    assert "at most 20 R from the entry" in tiny.json()["message"]
+    # 20 R from the entry is still accepted (1.1000 + 20 x 0.0050 = 1.2000), both ways.
+    entry = await take(customer, ideaId=idea["id"], fillPrice="1.0000")
+    huge = await customer.patch(f"/api/me/journal/{entry['id']}", json={"exitPrice": "99999999"})
+    assert huge.status_code == 422, huge.text
+    assert huge.json()["field"] == "exitPrice"
+    assert (await customer.patch(f"/api/me/journal/{entry['id']}", json={"exitPrice": "1.2000"})).status_code == 200

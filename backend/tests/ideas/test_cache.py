@@ -13,6 +13,7 @@ from tests.ideas.test_ideas import create
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.cache import Login, SessionCache
 from tradeideas.auth.models import Role, User
+from tradeideas.billing import service as billing_service
 from tradeideas.core.cache import DEGRADED_TTL_SECONDS, EventGuardedCache
 
 ACTIVE_FOREX = "/api/trade-ideas?market=forex&status=active"
@@ -28,9 +29,10 @@ async def second_customer(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     email = "second.customer@example.com"
     async with app.state.db.sessionmaker() as s, s.begin():
         if (await s.execute(select(User.id).where(User.email == email))).first() is None:
-            await auth_service.add_user(
+            user = await auth_service.add_user(
                 s, email=email, password=DEMO_PASSWORD, role=Role.CUSTOMER, first_name="Second", last_name="Customer"
             )
+            await billing_service.add_complimentary(s, None, user.id, None, None)  # sees every educator
     client = await login_client(app, email)
     yield client
     await client.aclose()

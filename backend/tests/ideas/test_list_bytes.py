@@ -22,7 +22,7 @@ from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
 from tradeideas.desk.models import IdeaTaken
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
-from tradeideas.ideas.models import IdeaImage, IdeaStatus, IdeaView, TradeIdea
+from tradeideas.ideas.models import IdeaImage, IdeaSetup, IdeaStatus, IdeaView, TradeIdea
 from tradeideas.ideas.schemas import IdeaOut, Taken
 from tradeideas.media.models import MediaFile
 from tradeideas.media.schemas import media_url
@@ -114,6 +114,11 @@ async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
             ),
         ]
         s.add_all(media)
+        setup = IdeaSetup(
+            educator_id=nameless.id, name='Breakout \u00e9 "retest"', description="Old ceiling, new floor"
+        )
+        s.add(setup)
+        await s.flush()
         ideas = [
             # Everything set: two entries, three exits, notes, video, audio, edited after publish, microseconds.
             TradeIdea(
@@ -125,6 +130,8 @@ async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
                 exit2="1.0950",
                 exit3="1.1000",
                 notes='Line one\nline "two" \u00e9 \u2603',
+                setup_id=setup.id,
+                reason='Why "this" \u00e9\nsecond line',
                 video_url="https://youtu.be/abc",
                 audio_url="/media/voice.m4a",
                 edited=True,
@@ -218,15 +225,17 @@ async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
         s.add(checked)
         # Called versus taken (decision 0056): six members' sums shown, four members' hidden.
         s.add(IdeaTaken(idea_id=ideas[1].id, members=6, slippage_count=6, slippage_sum_r=-1.234,
-                        realised_count=3, realised_sum_r=3.3))  # fmt: skip
+                        realised_count=3, realised_sum_r=3.3, slippage_median_r=-0.1867,
+                        realised_median_r=1.104))  # fmt: skip
         s.add(IdeaTaken(idea_id=ideas[2].id, members=4, slippage_count=4, slippage_sum_r=0.4,
-                        realised_count=0, realised_sum_r=0.0))  # fmt: skip
+                        realised_count=0, realised_sum_r=0.0, slippage_median_r=0.1))  # fmt: skip
         educator_id, idea_ids, media_ids = nameless.id, [idea.id for idea in ideas], [m.id for m in media]
     component_of(app, IdeaCache).clear()  # inserted behind the app's back: no event dropped its pages
     yield Seeded(educator_id, idea_ids)
     async with app.state.db.sessionmaker() as s, s.begin():
         await s.execute(delete(TradeIdea).where(TradeIdea.id.in_(idea_ids)))
         await s.execute(delete(MediaFile).where(MediaFile.id.in_(media_ids)))
+        await s.execute(delete(IdeaSetup).where(IdeaSetup.educator_id == educator_id))
         await s.execute(delete(User).where(User.id == educator_id))
     component_of(app, IdeaCache).clear()
 
@@ -303,7 +312,7 @@ async def expected_page(app: FastAPI, params: dict[str, Any], customer_id: int |
         next_cursor = _encode_cursor(rows[limit - 1][0], active) if len(rows) > limit else None
         rows = rows[:limit]
         items = [await _expected_item(db, idea, educator, customer_id) for idea, educator in rows]
-    return orjson.dumps({"items": items, "nextCursor": next_cursor})
+    return orjson.dumps({"items": items, "nextCursor": next_cursor, "lockedEducators": 0})  # readers with access
 
 
 async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: int | None) -> dict[str, Any]:
@@ -346,6 +355,9 @@ async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: 
         exit2=idea.exit2,
         exit3=idea.exit3,
         notes=idea.notes,
+        setup_id=idea.setup_id,
+        setup_name=None if idea.setup_id is None else (await db.get(IdeaSetup, idea.setup_id)).name,
+        reason=idea.reason,
         status=idea.status,
         completed=idea.completed,
         image_ids=[m.id for m in pictures],
@@ -377,8 +389,9 @@ async def _expected_taken(db: Any, idea_id: int) -> Taken | None:
         return None
     return Taken(
         count=row.members,
-        average_entry_slippage_r=round(row.slippage_sum_r / row.slippage_count, 2) if row.slippage_count else None,
-        average_realised_r=round(row.realised_sum_r / row.realised_count, 2) if row.realised_count else None,
+        # The idea shows the members' medians (decision 0101).
+        average_entry_slippage_r=None if row.slippage_median_r is None else round(row.slippage_median_r, 2),
+        average_realised_r=None if row.realised_median_r is None else round(row.realised_median_r, 2),
     )
 
 

@@ -8,13 +8,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
-from tests.conftest import DEMO_PASSWORD, EDUCATOR_A, POSTGRES_URL, _admin, login_client
-from tradeideas.app import create_app
+from tests.conftest import DEMO_PASSWORD, EDUCATOR_A, POSTGRES_URL, _admin, login_client, seeded_app
 from tradeideas.cli import migrate
-from tradeideas.seed import seed_demo
 from tradeideas.settings import Settings
 
 
@@ -53,10 +50,7 @@ def ledger_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settin
 
 @pytest.fixture(scope="package")
 async def ledger_app(ledger_settings: Settings) -> AsyncIterator[FastAPI]:
-    application = create_app(ledger_settings)
-    async with LifespanManager(application):
-        async with application.state.db.sessionmaker() as session, session.begin():
-            await seed_demo(session, ledger_settings)
+    async with seeded_app(ledger_settings) as application:
         yield application
 
 

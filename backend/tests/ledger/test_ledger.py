@@ -25,7 +25,12 @@ from tradeideas.ledger.verify import verify
 from tradeideas.prices.events import IdeaPriceChecked
 from tradeideas.realtime.service import publish
 
+# The ledger's database holds the full demo, where educator1 keeps setups (written first: ids 1-3), so each idea
+# names one and says why; both are identity fields of the ledger's payload (decision 0170).
+TEACHER_SETUP_ID = 1
 IDEA = {
+    "setupId": TEACHER_SETUP_ID,
+    "reason": "Retest of the broken weekly level.",
     "marketType": "Forex",
     "orderType": "BUY",
     "ideaType": "Leverage",
@@ -95,7 +100,10 @@ async def test_changes_append_entries_that_recompute_from_the_documented_form(
         "outcome": "exit1",
         "closePrice": None,
         "rMultiple": mine[2][1]["rMultiple"],
+        "closedAt": mine[2][1]["closedAt"],
     }
+    assert mine[0][1]["closedAt"] is None and mine[2][1]["closedAt"] is not None
+    assert mine[2][1]["createdAt"] == mine[0][1]["createdAt"] is not None
     assert mine[2][1]["rMultiple"] == "2.40"  # (0.9520 - 0.9400) / (0.9400 - 0.9350), as stored
     gone = [(e["kind"], e["payload"]["status"]) for e in entries if e["subjectId"] == other]
     assert gone == [("idea.published", "active"), ("idea.deleted", "deleted")]
@@ -175,10 +183,39 @@ async def test_verify_names_an_idea_changed_behind_the_apps_back(
         problems = await _problems(ledger_app)
         assert len(problems) == 1
         assert problems[0].startswith(f"Idea #{idea_id} GBP/CHF differs from the ledger")
-        assert "entry1 '0.9410' (ledger: '0.9400')" in problems[0]
+        assert "trade_ideas.entry_1 '0.9410' (ledger: '0.9400')" in problems[0]
     finally:
         async with ledger_app.state.db.sessionmaker() as s, s.begin():
             await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(entry1="0.9400"))
+    assert await _problems(ledger_app) == []
+
+
+async def test_the_publish_entry_holds_the_setup_and_reason_and_verify_compares_them(
+    ledger_app: FastAPI, teacher: httpx.AsyncClient
+) -> None:
+    """Issue #42: which setup an idea is and why it was taken are identity fields, in the entry of the publish; a
+    reason or setup changed behind the app's back is named by verify-ledger like a level."""
+    idea_id = (await teacher.post("/api/trade-ideas", json={**IDEA, "pair": "CHF/SEK"})).json()["id"]
+    async with ledger_app.state.db.sessionmaker() as s:
+        published = (
+            await s.execute(
+                select(LedgerEntry.payload).where(
+                    LedgerEntry.subject_id == idea_id, LedgerEntry.kind == "idea.published"
+                )
+            )
+        ).scalar_one()
+    payload = json.loads(published)
+    assert payload["setupId"] == str(TEACHER_SETUP_ID) and payload["reason"] == IDEA["reason"]
+    async with ledger_app.state.db.sessionmaker() as s, s.begin():
+        await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(reason="Changed later.", setup_id=2))
+    try:
+        problems = await _problems(ledger_app)
+        assert len(problems) == 1, problems
+        assert "trade_ideas.reason 'Changed later.' (ledger: 'Retest of the broken weekly level.')" in problems[0]
+        assert "trade_ideas.setup_id '2' (ledger: '1')" in problems[0]
+    finally:
+        async with ledger_app.state.db.sessionmaker() as s, s.begin():
+            await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(reason=IDEA["reason"], setup_id=1))
     assert await _problems(ledger_app) == []
 
 

@@ -2,17 +2,20 @@
 only, run by the system's own Python) against a running `tradeideas serve`, as a member would."""
 
 import asyncio
+import hashlib
 import importlib.util
 import os
 import subprocess
 import sys
+from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import func, update
+from sqlalchemy import func, select, update
 
-from tests.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A
+from tests.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, make_client
 from tests.ledger.conftest import drop_own, own_settings
 from tests.ledger.test_ledger import IDEA
 from tests.realtime.conftest import free_port
@@ -20,8 +23,9 @@ from tests.serve import start_serve, stop_serve, wait_healthy
 from tradeideas.db import Database
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.ledger.chain import canonical
-from tradeideas.ledger.models import LedgerEntry
+from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.settings import Settings
+from tradeideas.trackrecords.models import TrackRecordTotal
 
 TOOL = Path(__file__).resolve().parents[3] / "tools" / "verify_ledger.py"
 SYSTEM_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
@@ -52,7 +56,7 @@ async def test_cli_exits_0_when_intact_and_1_naming_the_idea(
         bad = await _run(cli, _env(ledger_settings))
         assert bad.returncode == 1
         assert bad.stderr.startswith(f"Idea #{idea_id} NZD/CHF differs from the ledger"), bad.stderr
-        assert "status 'successful' (ledger: 'active')" in bad.stderr
+        assert "trade_ideas.status 'successful' (ledger: 'active')" in bad.stderr
     finally:
         async with ledger_app.state.db.sessionmaker() as s, s.begin():
             await s.execute(update(TradeIdea).where(TradeIdea.id == idea_id).values(status="active"))
@@ -73,6 +77,7 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
         # Nothing appends behind the test's back: the poller would settle the samples from their seeded candles and
         # move today's fingerprint between reading it and checking it.
         "PRICE_FEED": "off",
+        "CACHE_ENTRIES": "0",  # every answer read from the tables, so a change behind the app's back is served
         "WORKERS": "2" if settings.resolved_database_url.startswith("postgresql") else "1",
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
@@ -82,9 +87,16 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
         async with httpx.AsyncClient(base_url=url) as educator:
             login = {"email": EDUCATOR_A, "password": DEMO_PASSWORD, "selectedRole": "educator"}
             assert (await educator.post("/api/auth/login", json=login)).status_code == 200
+            # A setup of its own (this demo keeps none): each idea names it, with a reason (decision 0170).
+            made = await educator.post("/api/me/setups", json={"name": "Breakout retest"})
+            setup_id = made.json()["id"]
             ids = []
             for pair in ("EUR/NOK", "USD/NOK", "GBP/NOK"):  # spread over both workers' connections
-                ids.append((await educator.post("/api/trade-ideas", json={**IDEA, "pair": pair})).json()["id"])
+                ids.append(
+                    (await educator.post("/api/trade-ideas", json={**IDEA, "setupId": setup_id, "pair": pair})).json()[
+                        "id"
+                    ]
+                )
             assert (
                 await educator.put(f"/api/trade-ideas/{ids[0]}", json={"status": "unsuccessful"})
             ).status_code == 200
@@ -102,7 +114,9 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
         # The day goes on: its fingerprint moves, and the one kept earlier is still an entry of that day's.
         async with httpx.AsyncClient(base_url=url) as educator:
             assert (await educator.post("/api/auth/login", json=login)).status_code == 200
-            assert (await educator.post("/api/trade-ideas", json={**IDEA, "pair": "NZD/NOK"})).status_code == 201
+            assert (
+                await educator.post("/api/trade-ideas", json={**IDEA, "setupId": setup_id, "pair": "NZD/NOK"})
+            ).status_code == 201
         async with httpx.AsyncClient(base_url=url) as anyone:
             assert (await anyone.get(f"/api/proof/days/{day['date']}")).json()["hash"] != day["hash"]
         still = await _run([*verifier, "--fingerprint", f"{day['date']}={day['hash']}"], tool_env)
@@ -110,6 +124,55 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
         made_up = await _run([*verifier, "--fingerprint", f"{day['date']}={'0' * 63}1"], tool_env)
         assert made_up.returncode == 1
         assert made_up.stderr.strip().endswith(f"the fingerprint of {day['date']} you kept is no longer in the chain")
+
+        # Changes behind the app's back that leave the chain intact: each served figure is held against the ledger.
+        async def caught(statement: Any, *restore: Any) -> str:
+            db = Database(settings)
+            try:
+                async with db.sessionmaker() as s, s.begin():
+                    await s.execute(statement)
+                bad = await _run(verifier, tool_env)
+                async with db.sessionmaker() as s, s.begin():
+                    for undo in restore:
+                        await s.execute(undo)
+            finally:
+                await db.dispose()
+            assert bad.returncode == 1, bad.stdout
+            return bad.stderr.strip()
+
+        day_row = LedgerDay.day == date.fromisoformat(day["date"])
+        now_hash = (await anyone_get(url, f"/api/proof/days/{day['date']}"))["hash"]
+        said = await caught(
+            update(LedgerDay).where(day_row).values(hash="f" * 64),
+            update(LedgerDay).where(day_row).values(hash=now_hash),
+        )
+        assert f"the fingerprint of {day['date']} in /api/proof ({'f' * 64}) is not the hash" in said, said
+        loss = TradeIdea.id == ids[0]
+        said = await caught(
+            update(TradeIdea).where(loss).values(status="successful"),
+            update(TradeIdea).where(loss).values(status="unsuccessful"),
+        )
+        assert said.startswith(f"idea #{ids[0]} EUR/NOK: the API serves status 'successful'"), said
+        db = Database(settings)
+        try:
+            async with db.sessionmaker() as s:
+                closed_at = (await s.execute(select(TradeIdea.closed_at).where(loss))).scalar_one()
+        finally:
+            await db.dispose()
+        assert closed_at is not None
+        said = await caught(
+            update(TradeIdea).where(loss).values(closed_at=closed_at - timedelta(days=200)),
+            update(TradeIdea).where(loss).values(closed_at=closed_at),
+        )
+        assert said.startswith(f"idea #{ids[0]} EUR/NOK: the API serves closedAt '"), said
+        t = TrackRecordTotal
+        whole = (t.grouping == "all", t.key == "")
+        said = await caught(
+            update(t).where(*whole).values(wins=t.wins + 50), update(t).where(*whole).values(wins=t.wins - 50)
+        )
+        assert "/api/educators/track-records shows ideas " in said, said  # 50 more wins: 50 more ideas
+        still_ok = await _run(verifier, tool_env)
+        assert still_ok.returncode == 0, still_ok.stderr
 
         # Someone with database access re-grades the loss and rewrites its entry to match.
         db = Database(settings)
@@ -134,6 +197,21 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
     finally:
         stop_serve(proc)
         await asyncio.to_thread(drop_own, settings, name)
+
+
+async def anyone_get(url: str, path: str) -> Any:
+    async with httpx.AsyncClient(base_url=url) as anyone:
+        return (await anyone.get(path)).json()
+
+
+async def test_the_verifier_is_offered_for_download(ledger_app: FastAPI) -> None:
+    anyone = make_client(ledger_app)
+    got = await anyone.get("/proof/verify_ledger.py")
+    assert got.status_code == 200
+    assert got.headers["content-type"].startswith("text/x-python")
+    assert got.content == TOOL.read_bytes()
+    verifier = (await anyone.get("/api/proof")).json()["verifier"]
+    assert verifier == {"url": "/proof/verify_ledger.py", "sha256": hashlib.sha256(TOOL.read_bytes()).hexdigest()}
 
 
 def test_the_app_and_the_standalone_verifier_write_the_same_canonical_json() -> None:

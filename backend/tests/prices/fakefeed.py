@@ -1,14 +1,22 @@
-"""A local HTTP server that answers as Binance spot and OANDA v20 do (shapes from their public documentation).
+"""A local HTTP server that answers as Binance spot, OANDA v20 and Dukascopy's tick files do (shapes from their
+public documentation).
 
-Prices are set per symbol and granularity; `fail_next` makes the next answers errors (429 with Retry-After, 451,
-500, a body that is not JSON), `down` makes it refuse everything, as a feed that is unreachable would.
+Prices are set per symbol and granularity (`put`), Dukascopy ticks per instrument and hour (`put_ticks`, published
+once the hour has ended on the feed's clock unless held back with `late`); `fail_next` makes the next answers errors
+(429 with Retry-After, 451, 500, a body that is not JSON), `hostile_next` makes the next answer one of the attacks a
+feed could send (`huge`: an endless body; `slow`: a byte every half second; `reset`: the connection cut mid-body),
+and `down` makes it refuse everything, as a feed that is unreachable would.
 """
 
 import json
+import lzma
+import struct
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -34,6 +42,22 @@ class FeedState:
     down: bool = False
     now: float = 0.0  # the feed's clock: the bar containing it is the open one
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Dukascopy: (instrument, hour start) -> ticks (ms into the hour, ask points, bid points); None: an empty file
+    ticks: dict[tuple[str, int], list[tuple[int, int, int]] | None] = field(default_factory=dict)
+    late: set[tuple[str, int]] = field(default_factory=set)  # hours whose file has not appeared yet
+    hostile: list[str] = field(default_factory=list)
+    request_times: list[tuple[float, str]] = field(default_factory=list)  # (monotonic, symbol) of every GET
+    sent_bytes: int = 0  # body bytes written by the last hostile answer before the client hung up
+    # symbol -> what every request for it gets until removed: a hostile kind, or (status, headers, raw body)
+    answer_for: dict[str, str | tuple[int, dict[str, str], bytes]] = field(default_factory=dict)
+
+    def put_ticks(self, instrument: str, hour: int, ticks: list[tuple[int, int, int]] | None) -> None:
+        with self.lock:
+            self.ticks[(instrument, hour)] = ticks
+
+    def hostile_next(self, kind: str) -> None:
+        with self.lock:
+            self.hostile.append(kind)
 
     def put(self, symbol: str, interval: str, bars: list[Bar]) -> None:
         with self.lock:
@@ -115,6 +139,28 @@ def _oanda(state: FeedState, path: str, query: dict[str, str], auth: str | None)
     return 200, {"instrument": instrument, "granularity": granularity, "candles": candles}
 
 
+def bi5(ticks: list[tuple[int, int, int]] | None) -> bytes:
+    """An hour file as Dukascopy serves it: LZMA ("alone") over 20-byte big-endian ticks; empty for no ticks."""
+    if not ticks:
+        return b""
+    record = struct.Struct(">IIIff")
+    raw = b"".join(record.pack(ms, ask, bid, 1.5, 2.25) for ms, ask, bid in ticks)
+    return lzma.compress(raw, format=lzma.FORMAT_ALONE)
+
+
+def _dukascopy(state: FeedState, path: str) -> tuple[int, bytes]:
+    """`/EURUSD/2026/10/27/14h_ticks.bi5`, month counted from 00."""
+    parts = path.strip("/").split("/")
+    if len(parts) != 5 or not parts[4].endswith("h_ticks.bi5"):
+        return 404, b""
+    instrument, year, month, day, name = parts
+    hour = int(datetime(int(year), int(month) + 1, int(day), int(name[:2]), tzinfo=UTC).timestamp())
+    key = (instrument, hour)
+    if key in state.late or hour + 3600 > state.now:
+        return 404, b""
+    return 200, bi5(state.ticks.get(key))  # an hour with no ticks put is an empty file, as on a weekend
+
+
 def _handler(state: FeedState) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # connections are kept alive, as Binance's and OANDA's are
@@ -123,8 +169,8 @@ def _handler(state: FeedState) -> type[BaseHTTPRequestHandler]:
             pass
 
         def do_POST(self) -> None:
-            """Programming from another process (the benchmark): /_fake/bars {symbol, interval, bars: [[time, o,
-            h, l, c], ...]} and /_fake/now {now}."""
+            """Programming from another process (the benchmarks): /_fake/bars {symbol, interval, bars: [[time, o,
+            h, l, c], ...]}, /_fake/now {now} and /_fake/answer (what every request for a symbol gets)."""
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
             if self.path == "/_fake/bars":
                 state.put(
@@ -134,6 +180,15 @@ def _handler(state: FeedState) -> type[BaseHTTPRequestHandler]:
                 )
             elif self.path == "/_fake/now":
                 state.now = float(body["now"])
+            elif self.path == "/_fake/answer":  # {symbol, hostile} or {symbol, status, body}; {symbol} clears
+                with state.lock:
+                    if "hostile" in body:
+                        state.answer_for[body["symbol"]] = str(body["hostile"])
+                    elif "status" in body:
+                        raw = body["body"].encode()
+                        state.answer_for[body["symbol"]] = (int(body["status"]), {}, raw)
+                    else:
+                        state.answer_for.pop(body["symbol"], None)
             self._send(204 if self.path.startswith("/_fake/") else 404, b"", {})
 
         def do_GET(self) -> None:
@@ -145,6 +200,22 @@ def _handler(state: FeedState) -> type[BaseHTTPRequestHandler]:
             with state.lock:
                 state.requests.append((url.path, query))
                 failure = state.failures.pop(0) if state.failures else None
+                hostile = state.hostile.pop(0) if state.hostile and failure is None else None
+                parts = url.path.strip("/").split("/")
+                symbol = query.get("symbol") or (parts[2] if url.path.startswith("/v3/") else parts[0])
+                state.request_times.append((time.monotonic(), symbol))
+                fixed = state.answer_for.get(symbol) if not url.path.endswith("exchangeInfo") else None
+            if isinstance(fixed, str):
+                hostile = fixed
+            elif fixed is not None:
+                failure = fixed
+            if hostile is not None:
+                self._hostile(hostile)
+                return
+            if url.path.endswith(".bi5"):
+                status, payload = _dukascopy(state, url.path)
+                self._send(status, payload, {"Content-Type": "application/octet-stream"})
+                return
             if failure is not None:
                 status, headers, payload = failure
                 self._send(status, payload, headers)
@@ -156,9 +227,35 @@ def _handler(state: FeedState) -> type[BaseHTTPRequestHandler]:
             extra = {"X-MBX-USED-WEIGHT-1M": str(len(state.requests))} if not url.path.startswith("/v3/") else {}
             self._send(status, json.dumps(body).encode(), extra)
 
+        def _hostile(self, kind: str) -> None:
+            """An answer that never ends (`huge`, no length), trickles (`slow`) or is cut mid-body (`reset`)."""
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if kind == "reset":
+                self.send_header("Content-Length", "1000")
+            self.end_headers()
+            state.sent_bytes = 0
+            chunk = b"[" + b"0," * 32767
+            try:
+                if kind == "huge":  # 80 MB, unless the client hangs up first
+                    while state.sent_bytes < 80_000_000:
+                        self.wfile.write(chunk)
+                        state.sent_bytes += len(chunk)
+                elif kind == "slow":
+                    for _ in range(60):
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        time.sleep(0.5)
+                elif kind == "reset":
+                    self.wfile.write(b'[[1700000040000, "1.0"')
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
         def _send(self, status: int, payload: bytes, headers: dict[str, str]) -> None:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            if "Content-Type" not in headers:
+                self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             for name, value in headers.items():
                 self.send_header(name, value)

@@ -4,7 +4,7 @@ idea whose two verdicts differ."""
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
-import httpx
+import aiohttp
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import delete, select
@@ -12,6 +12,8 @@ from sqlalchemy import delete, select
 from tradeideas.core.deps import component_of
 from tradeideas.core.leader import Leader
 from tradeideas.ideas.cache import IdeaCache
+from tradeideas.ideas.models import TradeIdea
+from tradeideas.ideas.seed import FOREX_PAIRS, SAMPLES
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.poller import PricePoller
 from tradeideas.prices.seed import store_demo_candles
@@ -35,7 +37,7 @@ async def test_demo_candles_settle_the_demo_ideas_offline(app: FastAPI, settings
         assert await store_demo_candles(db, settings, datetime.now(UTC)) > 0
     # No feed answers here (a closed port): the verdicts come from the stored candles alone.
     offline = settings.model_copy(update={"price_feed": "live", "binance_api_url": "http://127.0.0.1:9"})
-    async with httpx.AsyncClient() as http:
+    async with aiohttp.ClientSession() as http:
         poller = PricePoller(app.state.db, offline, component_of(app, Leader), client=http)
         poller.prepare()
         await poller.run_round()
@@ -49,3 +51,29 @@ async def test_demo_candles_settle_the_demo_ideas_offline(app: FastAPI, settings
     agree = [r for r in settled if r.outcome == r.educator_outcome]
     assert all(r.r_multiple is not None for r in agree if r.outcome != "not_triggered")
     assert {r.state for r in rows} >= {"settled", "waiting", "triggered"}
+
+
+async def test_the_demos_forex_ideas_are_checked_out_of_the_box(app: FastAPI, settings: Settings, clean: None) -> None:
+    """No OANDA token: forex is checked from Dukascopy's data, and the only idea no feed can check is the index that
+    shows what that looks like."""
+    fresh = settings.model_copy(update={"oanda_token": None, "forex_feed": None})
+    async with app.state.db.sessionmaker() as db, db.begin():
+        await db.execute(delete(PriceCandle))
+        assert await store_demo_candles(db, fresh, datetime.now(UTC)) > 0
+    offline = fresh.model_copy(
+        update={"price_feed": "live", "binance_api_url": "http://127.0.0.1:9", "dukascopy_url": "http://127.0.0.1:9"}
+    )
+    async with aiohttp.ClientSession() as http:
+        poller = PricePoller(app.state.db, offline, component_of(app, Leader), client=http)
+        poller.prepare()
+        await poller.run_round()
+    async with app.state.db.sessionmaker() as db:
+        rows = (await db.execute(select(IdeaVerification, TradeIdea.pair).join(TradeIdea))).all()
+    forex = [r for r, _ in rows if r.feed == "dukascopy"]
+    assert any(r.state == "settled" for r in forex), "the seeded forex ideas settle from their candles"
+    # Every forex pair of the demo has a feed; the index is the one that shows what "not available" looks like.
+    # (Other tests of the session leave ideas of their own, some with levels that are not numbers: not counted.)
+    demo_pairs = {pair for pair, *_ in FOREX_PAIRS} | {s[1] for s in SAMPLES}
+    missing = {(pair, r.reason) for r, pair in rows if r.state == "unverifiable" and pair in demo_pairs}
+    missing = {(pair, reason) for pair, reason in missing if reason and reason.startswith("not available")}
+    assert missing == {("SPX500", "not available for SPX500 yet")}

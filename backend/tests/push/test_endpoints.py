@@ -5,6 +5,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from aiohttp import web
+from fastapi import FastAPI
 
 from tests.push.conftest import Browser
 from tests.realtime.conftest import free_port
@@ -111,10 +112,10 @@ async def redirecting_service() -> AsyncIterator[tuple[str, list[str]]]:
 
 
 async def test_the_sender_rechecks_and_never_follows_redirects(
-    settings: Settings, redirecting_service: tuple[str, list[str]]
+    app: FastAPI, settings: Settings, redirecting_service: tuple[str, list[str]]
 ) -> None:
     base, hits = redirecting_service
-    sender = Sender(settings, load_vapid_keys(settings))
+    sender = Sender(settings, await load_vapid_keys(settings, app.state.db))
     try:
         result = await sender.post_webpush(WebPushTarget(f"{base}/push/redirect", "k", "a"), b"body")
         assert result.outcome == Outcome.FAILED and result.status == 307

@@ -14,6 +14,7 @@ from tests.ideas.test_ideas import create
 from tests.push.conftest import Browser, FakePushService
 from tests.push.test_push import add_subscription, idea_out, publish_idea
 from tradeideas.auth.models import Role, User
+from tradeideas.billing import service as billing_service
 from tradeideas.core.deps import component_of
 from tradeideas.db import utcnow
 from tradeideas.ideas.cache import IdeaCache
@@ -131,6 +132,7 @@ async def _customer_with(app: FastAPI, **state: Any) -> int:
         user = User(email=f"{uuid.uuid4().hex}@example.com", password_hash="x", role=Role.CUSTOMER)
         session.add(user)
         await session.flush()
+        await billing_service.add_complimentary(session, None, user.id, None, None)  # every educator opens
         if state or muted:
             session.add(CustomerIdeaState(user_id=user.id, **state))
         for educator_id in muted:

@@ -3,28 +3,32 @@
 import asyncio
 import io
 import json
-import threading
 import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import FastAPI
 from PIL import Image
 from sqlalchemy import delete, func, select
 
 from tests.push.conftest import Browser, FakePushService, b64url_decode
 from tradeideas.auth.models import Role, User
+from tradeideas.billing import service as billing_service
+from tradeideas.cli import migrate
 from tradeideas.core.deps import component_of
-from tradeideas.db import utcnow
+from tradeideas.core.models import ServerKey
+from tradeideas.db import Database, utcnow
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.notifications.models import CustomerIdeaState
 from tradeideas.push import service
 from tradeideas.push.models import DeliveryStatus, PushDelivery, PushSubscription
 from tradeideas.push.schemas import SubscriptionIn
-from tradeideas.push.vapid import load_vapid_keys
+from tradeideas.push.vapid import KEY_FILE, VAPID_KEY_NAME, VapidKeys, load_vapid_keys
 from tradeideas.push.worker import PushRuntime
 from tradeideas.settings import Settings
 
@@ -36,7 +40,8 @@ def idea_out(**changes: Any) -> IdeaOut:
         "id": 4242, "educator_id": 1, "educator_name": "Alex Morgan", "educator_slug": None, "educator_image": None,
         "specialty": None, "pair": "EUR/USD", "time_frame": "4H", "order_type": "BUY", "idea_type": "Leverage",
         "market_type": "Forex", "market": "forex", "entry1": "1", "entry2": None, "invalidation_level": "0.9",
-        "exit1": "1.2", "exit2": None, "exit3": None, "notes": None, "status": "active", "completed": False,
+        "exit1": "1.2", "exit2": None, "exit3": None, "notes": None, "setup_id": None, "setup_name": None,
+        "reason": None, "status": "active", "completed": False,
         "image_ids": [], "image_urls": [], "image_full_urls": [], "chart_url": "/media/chart-4242.jpg",
         "video_url": None, "audio_url": None, "created_at": now, "updated_at": now, "edited": False,
         "edited_after_publish": False, "outcome": None, "close_price": None, "closed_at": None, "r_multiple": None,
@@ -83,6 +88,7 @@ async def new_customer(app: FastAPI, *, forex: bool | None = None, crypto: bool 
         user = User(email=f"{uuid.uuid4().hex}@example.com", password_hash="x", role=Role.CUSTOMER)
         session.add(user)
         await session.flush()
+        await billing_service.add_complimentary(session, None, user.id, None, None)  # every educator opens
         if forex is not None or crypto is not None:
             session.add(
                 CustomerIdeaState(
@@ -117,7 +123,7 @@ def fast_retries(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
     monkeypatch.setattr(settings, "push_poll_seconds", 0.1)
 
 
-async def test_public_key_is_a_p256_point_kept_in_the_data_dir(
+async def test_public_key_is_a_p256_point_kept_in_the_database(
     customer: httpx.AsyncClient, app: FastAPI, settings: Settings
 ) -> None:
     r = await customer.get("/api/push/public-key")
@@ -125,28 +131,67 @@ async def test_public_key_is_a_p256_point_kept_in_the_data_dir(
     key = r.json()["publicKey"]
     raw = b64url_decode(key)
     assert len(raw) == 65 and raw[0] == 4
-    assert (settings.data_dir / "vapid_private_key.pem").exists()
-    assert load_vapid_keys(settings).public_key == key  # the same key on every start
+    assert not (settings.data_dir / KEY_FILE).exists()  # nothing on this node's disk
+    async with app.state.db.sessionmaker() as session:
+        assert (await session.get(ServerKey, VAPID_KEY_NAME)) is not None
+    assert (await load_vapid_keys(settings, app.state.db)).public_key == key  # the same key on every start
 
 
-def test_generated_keys_agree_between_concurrent_workers(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path / "fresh")
-    keys: list[str] = []
-    threads = [threading.Thread(target=lambda: keys.append(load_vapid_keys(settings).public_key)) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(keys) == 8 and len(set(keys)) == 1
-    assert (tmp_path / "fresh" / "vapid_private_key.pem").stat().st_mode & 0o077 == 0
-    assert [p.name for p in (tmp_path / "fresh").iterdir()] == ["vapid_private_key.pem"]
+def _pem(key: ec.EllipticCurvePrivateKey) -> bytes:
+    encoding, pkcs8 = serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8
+    return key.private_bytes(encoding, pkcs8, serialization.NoEncryption())
 
 
-def test_keys_from_settings(tmp_path: Path) -> None:
-    generated = load_vapid_keys(Settings(data_dir=tmp_path / "a"))
-    pem = (tmp_path / "a" / "vapid_private_key.pem").read_text()
-    assert load_vapid_keys(Settings(data_dir=tmp_path / "b", vapid_private_key=pem)).public_key == generated.public_key
-    assert not (tmp_path / "b").exists()
+async def _fresh(tmp_path: Path, **changes: Any) -> Settings:
+    """Settings on a new, migrated SQLite database in tmp_path/data."""
+    settings = Settings(data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'keys.db'}", **changes)
+    await asyncio.to_thread(migrate, settings)
+    return settings
+
+
+async def test_keys_generated_at_once_by_several_starts_agree_and_stay_in_the_database(tmp_path: Path) -> None:
+    settings = await _fresh(tmp_path)
+    databases = [Database(settings) for _ in range(6)]  # six processes starting together on one database
+    try:
+        keys = await asyncio.gather(*(load_vapid_keys(settings, db) for db in databases))
+        assert len({k.public_key for k in keys}) == 1
+        again = await load_vapid_keys(settings, databases[0])
+        assert again.public_key == keys[0].public_key
+    finally:
+        for db in databases:
+            await db.dispose()
+    assert not (tmp_path / "data" / KEY_FILE).exists()
+
+
+async def test_a_key_file_of_an_older_installation_moves_into_the_database_once(tmp_path: Path) -> None:
+    settings = await _fresh(tmp_path)
+    old = ec.generate_private_key(ec.SECP256R1())
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / KEY_FILE).write_bytes(_pem(old))
+    expected = VapidKeys(private_key=old, subject="x").public_key
+    db = Database(settings)
+    try:
+        assert (await load_vapid_keys(settings, db)).public_key == expected  # browsers keep their subscriptions
+        (tmp_path / "data" / KEY_FILE).unlink()  # the file is read no more: the database holds the key
+        assert (await load_vapid_keys(settings, db)).public_key == expected
+        (tmp_path / "data" / KEY_FILE).write_bytes(_pem(ec.generate_private_key(ec.SECP256R1())))
+        assert (await load_vapid_keys(settings, db)).public_key == expected  # once: a later file changes nothing
+    finally:
+        await db.dispose()
+
+
+async def test_keys_from_settings_are_not_written_anywhere(tmp_path: Path) -> None:
+    given = ec.generate_private_key(ec.SECP256R1())
+    settings = await _fresh(tmp_path, vapid_private_key=_pem(given).decode())
+    db = Database(settings)
+    try:
+        keys = await load_vapid_keys(settings, db)
+        assert keys.public_key == VapidKeys(private_key=given, subject="x").public_key
+        async with db.sessionmaker() as session:
+            assert (await session.get(ServerKey, VAPID_KEY_NAME)) is None
+    finally:
+        await db.dispose()
+    assert not (tmp_path / "data" / KEY_FILE).exists()
 
 
 async def test_subscribe_upserts_by_endpoint_and_delete_is_owner_only(

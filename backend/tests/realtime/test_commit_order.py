@@ -28,6 +28,7 @@ from tests.realtime.conftest import HTTP_TIMEOUT, free_port, login_token
 from tests.serve import start_serve, stop_serve, wait_healthy
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role, User
+from tradeideas.billing import service as billing_service
 from tradeideas.settings import Settings
 
 pytestmark = pytest.mark.skipif(os.environ.get("TEST_DB") != "postgres", reason="two worker processes need PostgreSQL")
@@ -69,9 +70,10 @@ async def _add_customers(app: FastAPI) -> None:
     async with app.state.db.sessionmaker() as s, s.begin():
         for email in JOURNALING:
             if (await s.execute(select(User.id).where(User.email == email))).first() is None:
-                await auth_service.add_user(
+                user = await auth_service.add_user(
                     s, email=email, password=DEMO_PASSWORD, role=Role.CUSTOMER, first_name="Jo", last_name="Urnal"
                 )
+                await billing_service.add_complimentary(s, None, user.id, None, None)
 
 
 class ResumingReader:

@@ -4,13 +4,13 @@ first (woken by the NOTIFY the commit sends, before the committing code resumes)
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from tradeideas.app import EVENTS
 from tradeideas.core.events import EventBus
 from tradeideas.db import BUS_KEY
 from tradeideas.ideas.events import IdeasSeen
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.models import Event
 from tradeideas.realtime.service import publish
+from tradeideas.runtime import EVENTS
 from tradeideas.settings import Settings
 
 

@@ -12,7 +12,9 @@ from tests.trackrecords.test_track_records_api import buy, complete, record
 from tradeideas.core.clock import Clock
 
 RESULT_FIXED = "This idea's result is part of the track record and can no longer be changed."
-IDENTITY_FIXED = "This idea is published: its market, pair, direction, type and time frame can no longer be changed."
+IDENTITY_FIXED = (
+    "This idea is published: its market, pair, direction, type, time frame, setup and reason can no longer be changed."
+)
 EURUSD = {"pair": "EUR/USD", "entry1": "1.1000", "invalidationLevel": "1.0900", "exit1": "1.1200"}
 
 

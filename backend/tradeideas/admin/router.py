@@ -107,9 +107,9 @@ def _logged_in(request: Request, response: Response, settings: Settings, issued:
 
 
 @links_router.get("/invites/{token}", responses={404: {}, 410: {}})
-async def invite_info(token: str, db: DbSession) -> LinkInfo:
+async def invite_info(token: str, db: DbSession, settings: AppSettings) -> LinkInfo:
     """Who an invitation link is for, while it can still be used."""
-    return await service.link_info(db, TokenKind.INVITE, token)
+    return await service.link_info(db, settings, TokenKind.INVITE, token)
 
 
 @links_router.post("/invites/{token}/accept", responses={404: {}, 410: {}})
@@ -122,9 +122,9 @@ async def accept_invite(
 
 
 @links_router.get("/password-resets/{token}", responses={404: {}, 410: {}})
-async def password_reset_info(token: str, db: DbSession) -> LinkInfo:
+async def password_reset_info(token: str, db: DbSession, settings: AppSettings) -> LinkInfo:
     """Who a password reset link is for, while it can still be used."""
-    return await service.link_info(db, TokenKind.RESET, token)
+    return await service.link_info(db, settings, TokenKind.RESET, token)
 
 
 @links_router.post("/password-resets/{token}", responses={404: {}, 410: {}})

@@ -4,7 +4,7 @@ from datetime import datetime
 from typing import Literal
 
 from email_validator import EmailNotValidError, validate_email
-from pydantic import Field, field_validator
+from pydantic import Field, StrictBool, field_validator
 
 from tradeideas.core.schemas import CamelModel, ErrorResponse
 
@@ -46,6 +46,9 @@ class InviteIn(CamelModel):
     email: str = Field(max_length=254, json_schema_extra={"format": "email"})
     first_name: str = Field(default="", max_length=100)
     last_name: str = Field(default="", max_length=100)
+    complimentary_access: StrictBool = Field(
+        default=True, description="Give the new member complimentary access to every educator (paid access)"
+    )
 
     _email = field_validator("email")(normalise_email)
 

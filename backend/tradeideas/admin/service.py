@@ -38,6 +38,8 @@ from tradeideas.auth import service as auth_service
 from tradeideas.auth.events import LoginLockedOut
 from tradeideas.auth.models import Role, User
 from tradeideas.auth.passwords import hash_password
+from tradeideas.billing import service as billing
+from tradeideas.billing.events import AccessChanged, PlanChanged
 from tradeideas.chat.events import ChatMessageDeleted
 from tradeideas.core.errors import AppError, Gone, Invalid, NotFound
 from tradeideas.db import utcnow
@@ -200,6 +202,19 @@ async def audit_message_deleted(db: AsyncSession, event: ChatMessageDeleted) -> 
     await audit(db, actor, "chat.message.deleted", None, f"Deleted chat message #{event.id} in room {event.room_id}")
 
 
+@_contained
+async def audit_access_changed(db: AsyncSession, event: AccessChanged) -> None:
+    """Every grant made, changed or revoked, by an admin or by Stripe (no actor)."""
+    actor = await db.get(User, event.actor_id) if event.actor_id else None
+    await audit(db, actor, event.action, await db.get(User, event.user_id), event.detail)
+
+
+@_contained
+async def audit_plan_changed(db: AsyncSession, event: PlanChanged) -> None:
+    actor = await db.get(User, event.actor_id) if event.actor_id else None
+    await audit(db, actor, event.action, None, event.detail)
+
+
 INVALID_EMAIL = "(invalid e-mail)"
 UNKNOWN_CLIENT = "(unknown client)"
 LOCKOUT_ACCOUNT = "Login refused after too many failures for {email} from {client}"
@@ -287,7 +302,7 @@ async def _issue_link(
     return IssuedLink(f"{base_url.rstrip('/')}/{LINK_PATH[kind]}/{token}", now + lifetime)
 
 
-async def _redeemable(db: AsyncSession, kind: TokenKind, token: str) -> tuple[AccountToken, User]:
+async def _redeemable(db: AsyncSession, settings: Settings, kind: TokenKind, token: str) -> tuple[AccountToken, User]:
     """The link's row and member: 404 when it names nothing, 410 when used or expired, or when the member is disabled
     (then saying so, as their login does)."""
     row = (
@@ -301,14 +316,14 @@ async def _redeemable(db: AsyncSession, kind: TokenKind, token: str) -> tuple[Ac
         raise NotFound(LINK_UNKNOWN[kind], code="link_not_found")
     link, user = row
     if user.disabled:
-        raise Gone(auth_service.ACCOUNT_DISABLED, code="account_disabled")
+        raise Gone(auth_service.account_disabled_message(settings), code="account_disabled")
     if link.used_at is not None or link.expires_at <= utcnow():
         raise Gone(LINK_GONE[kind], code="link_gone")
     return link, user
 
 
-async def link_info(db: AsyncSession, kind: TokenKind, token: str) -> LinkInfo:
-    link, user = await _redeemable(db, kind, token)
+async def link_info(db: AsyncSession, settings: Settings, kind: TokenKind, token: str) -> LinkInfo:
+    link, user = await _redeemable(db, settings, kind, token)
     return LinkInfo(email=user.email, first_name=user.first_name, expires_at=link.expires_at)
 
 
@@ -319,7 +334,8 @@ async def _existing(db: AsyncSession, emails: list[str]) -> dict[str, User]:
 
 
 async def invite(db: AsyncSession, actor: User, body: InviteIn, base_url: str) -> InviteOut:
-    """Create an invited customer and a 7-day link; inviting someone still invited again gives a new link."""
+    """Create an invited customer and a 7-day link; inviting someone still invited again gives a new link. A new
+    member gets complimentary access to every educator unless `complimentaryAccess` is false."""
     user = (await _existing(db, [body.email])).get(body.email)
     if user is not None and not (user.invited and not user.disabled):
         raise AppError(f"A member with e-mail {body.email} already exists", code="duplicate", status_code=409)
@@ -334,6 +350,8 @@ async def invite(db: AsyncSession, actor: User, body: InviteIn, base_url: str) -
         )
         db.add(user)
         await db.flush()
+        if body.complimentary_access:  # an admin's invitation opens every educator unless they say not (0133)
+            await billing.add_complimentary(db, actor.id, user.id, None, None)
     link = await _issue_link(db, TokenKind.INVITE, user, actor, INVITE_LIFETIME, base_url)
     await audit(db, actor, "invite.created", user, f"Invited {user.email}")
     return InviteOut(invite_url=link.url, expires_at=link.expires_at, member=member_out(user))
@@ -389,7 +407,7 @@ async def bulk_invite(db: AsyncSession, actor: User, text: str, base_url: str) -
 
 async def accept_invite(db: AsyncSession, settings: Settings, token: str, password: str) -> auth_service.IssuedSession:
     """Set the new member's password (the CLI's strength rules), use up the link and log them in."""
-    link, user = await _redeemable(db, TokenKind.INVITE, token)
+    link, user = await _redeemable(db, settings, TokenKind.INVITE, token)
     auth_service.validate_new_password(password)
     user.password_hash = await hash_password(password)
     user.invited = False
@@ -407,7 +425,7 @@ async def issue_reset(db: AsyncSession, actor: User, member: User, base_url: str
 
 async def reset_password(db: AsyncSession, settings: Settings, token: str, password: str) -> auth_service.IssuedSession:
     """Set the password, end every session the member had and log this browser in."""
-    link, user = await _redeemable(db, TokenKind.RESET, token)
+    link, user = await _redeemable(db, settings, TokenKind.RESET, token)
     await auth_service.set_password(db, user, password)
     await auth_service.revoke_all_sessions(db, user)
     user.invited = False
@@ -442,8 +460,7 @@ async def disable(db: AsyncSession, actor: User, member: User) -> Member:
 
 async def enable(db: AsyncSession, actor: User, member: User) -> Member:
     if member.disabled:
-        member.disabled = False
-        await auth_service.user_changed(db, member)
+        await auth_service.enable_user(db, member)
         await audit(db, actor, "member.enabled", member)
     return member_out(member)
 

@@ -1,6 +1,7 @@
 """Request and response bodies of the auth routes."""
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -78,6 +79,7 @@ class LoginResponse(CamelModel):
 class AppConfig(CamelModel):
     app_name: str
     channel_url: str
+    support_contact: str = Field(description="SUPPORT_CONTACT: an e-mail address or an http(s) address")
     educator_slugs: list[str]
 
 
@@ -85,6 +87,22 @@ class PushBacklog(CamelModel):
     queued: int = Field(description="deliveries not sent yet (due, waiting for a retry, or being sent)")
     due: int = Field(description="deliveries that should be sent now: a number that keeps growing means pushes lag")
     held: int = Field(description="deliveries held until their customers' quiet hours end")
+
+
+class FailingSymbol(CamelModel):
+    symbol: str = Field(description="The feed's symbol, or * for the whole feed")
+    reason: str
+
+
+class PriceFeedHealth(CamelModel):
+    last_success: datetime | None = Field(description="When a symbol of this feed last answered with usable candles")
+    failing: list[FailingSymbol] = Field(description="Symbols whose last round failed, and why (they back off)")
+
+
+class TimestampAuthorityHealth(CamelModel):
+    last_success: datetime | None = Field(description="When this authority last returned a checked time-stamp")
+    last_failure: datetime | None = Field(description="When it last failed (a refused or unbelievable reply, or none)")
+    failing: str | None = Field(description="While it fails: what went wrong last (it is retried with backoff)")
 
 
 class HealthResponse(CamelModel):
@@ -98,8 +116,20 @@ class HealthResponse(CamelModel):
         description="this process's PostgreSQL LISTEN connection, which hears other processes' changes; "
         "`not used` on SQLite (one process)"
     )
+    media: Literal["ok", "unavailable"] = Field(
+        description="whether the media store (MEDIA_STORE) answers: while it does not, uploads answer 503 and this "
+        "node still serves everything else, so the health check itself stays 200"
+    )
+    media_store: Literal["local", "s3"] = Field(description="MEDIA_STORE: where uploads are kept")
     push_backlog: PushBacklog
     price_feed: Literal["ok", "degraded", "off"] = Field(
-        description="the price feeds that settle ideas: ok when they answered the last poll, degraded when they do "
-        "not answer (ideas wait), off when PRICE_FEED=off"
+        description="the price feeds that settle ideas: ok when every symbol of every feed in use answered its last "
+        "round with believable candles, degraded otherwise (those ideas wait) and before the first round, off when "
+        "PRICE_FEED=off"
+    )
+    price_feeds: dict[str, "PriceFeedHealth"] = Field(
+        default_factory=dict, description="Per feed (binance, oanda, dukascopy): its last success and failing symbols"
+    )
+    timestamp_authorities: dict[str, TimestampAuthorityHealth] = Field(
+        default_factory=dict, description="Per time-stamp authority in TSA_URLS (by URL): its last success"
     )

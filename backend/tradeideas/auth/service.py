@@ -25,7 +25,15 @@ from tradeideas.settings import Settings
 
 INVALID_CREDENTIALS = "Invalid email or password"
 # Told only to whoever gave the right password: a guesser still reads INVALID_CREDENTIALS (issue #26).
-ACCOUNT_DISABLED = "This account is disabled. Contact support."
+# A session of a member disabled since it began: the sign-in page says so (and names the support contact).
+ACCOUNT_WAS_DISABLED = "This account was disabled."
+
+
+def account_disabled_message(settings: Settings) -> str:
+    """The refusal a disabled member reads, naming who to contact (`SUPPORT_CONTACT`)."""
+    return f"This account is disabled. Contact support at {settings.support_contact}."
+
+
 EDUCATOR_ONLY = "Access denied: Only authorized educators can access this portal."
 ADMIN_ONLY = "Access denied: Only administrators can sign in here."
 ADMIN_PORTAL = "Administrators sign in at /admin/login."
@@ -113,7 +121,7 @@ async def _login(
         raise Unauthorized(INVALID_CREDENTIALS, code="invalid_credentials")  # the attempt stays counted
     if user.disabled:
         LOGIN_FAILURES.inc()
-        raise Forbidden(ACCOUNT_DISABLED, code="account_disabled")  # the attempt stays counted
+        raise Forbidden(account_disabled_message(settings), code="account_disabled")  # the attempt stays counted
     await _forgive(db, email)
     refusal = _portal_refusal(selected_role, user.role)
     if refusal is not None:
@@ -181,8 +189,11 @@ async def resolve_session(reader: DriverReader, token_hash: str) -> Login | None
         return None
     row = rows[0]
     user_columns = {key: row[key] for key in _USER_KEYS}
-    if row["expires_at"] <= utcnow() or user_columns["disabled"]:
+    if row["expires_at"] <= utcnow():
         return None
+    if user_columns["disabled"]:
+        # A disabled member's sessions are kept (dead) until they are enabled again, so an open tab learns why.
+        raise Unauthorized(ACCOUNT_WAS_DISABLED, code="account_disabled")
     return Login(row["session_id"], row["refreshed_at"], row["expires_at"], user_columns)
 
 
@@ -296,7 +307,15 @@ async def set_password(db: AsyncSession, user: User, password: str) -> None:
 
 
 async def disable_user(db: AsyncSession, user: User) -> None:
+    """No session of the user works from now on (`resolve_session` answers 401 "account_disabled" for them); the rows
+    stay so an open tab can say why, and are deleted when the user is enabled (`enable_user`)."""
     user.disabled = True
+    await user_changed(db, user)
+
+
+async def enable_user(db: AsyncSession, user: User) -> None:
+    """Enabling brings no earlier session back: they are deleted before the account works again."""
+    user.disabled = False
     await revoke_all_sessions(db, user)
 
 

@@ -2,17 +2,20 @@
 
 from typing import Annotated
 
-from fastapi import Query, status
+from fastapi import Depends, Query, status
 
+from tradeideas.access import AccessRule
 from tradeideas.chat import service
 from tradeideas.chat.models import ReactionKind
 from tradeideas.chat.schemas import MessageCreate, MessageOut, MessagePage, MessageUpdate, RoomOut
-from tradeideas.core.deps import DbSession
+from tradeideas.core.deps import DbSession, component
 from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import MAX_ID, PathId
 from tradeideas.permissions import AnyUser, EducatorOnly, ensure_owner
 
 router = api_router(prefix="/api/chat", tags=["chat"])
+# Paid access (issue #40): the rooms' messages open to customers with any open grant.
+Access = Annotated[AccessRule, Depends(component(AccessRule))]
 
 
 @router.get("/rooms")
@@ -21,16 +24,18 @@ async def list_rooms(_: AnyUser, db: DbSession) -> list[RoomOut]:
     return [RoomOut.model_validate(room) for room in await service.list_rooms(db)]
 
 
-@router.get("/rooms/{room_id:int}/messages", responses={404: {}})
+@router.get("/rooms/{room_id:int}/messages", responses={403: {}, 404: {}})
 async def list_messages(
     room_id: PathId,
     principal: AnyUser,
     db: DbSession,
+    access: Access,
     before: Annotated[int | None, Query(description="nextCursor of the previous page", ge=1, le=MAX_ID)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
     mine: Annotated[bool, Query(description="Only the caller's own messages (educator chat)")] = False,
 ) -> MessagePage:
     """A page of a room's history, newest page first; messages within a page run oldest to newest."""
+    await access.ensure_rooms(principal)
     room = await service.get_room(db, room_id)
     messages, cursor = await service.list_messages(
         db, room, before=before, limit=limit, author_id=principal.id if mine else None
@@ -63,17 +68,23 @@ async def delete_message(message_id: PathId, principal: EducatorOnly, db: DbSess
     await service.delete_message(db, message)
 
 
-@router.put("/messages/{message_id:int}/reactions/{kind}", responses={404: {}})
-async def add_reaction(message_id: PathId, kind: ReactionKind, principal: AnyUser, db: DbSession) -> MessageOut:
+@router.put("/messages/{message_id:int}/reactions/{kind}", responses={403: {}, 404: {}})
+async def add_reaction(
+    message_id: PathId, kind: ReactionKind, principal: AnyUser, db: DbSession, access: Access
+) -> MessageOut:
     """Add the caller's heart or like to a message (idempotent); returns the message with new counts."""
+    await access.ensure_rooms(principal)
     message = await service.get_message(db, message_id)
     message = await service.set_reaction(db, principal.id, message, kind, on=True)
     return (await service.to_out(db, principal.id, [message]))[0]
 
 
-@router.delete("/messages/{message_id:int}/reactions/{kind}", responses={404: {}})
-async def remove_reaction(message_id: PathId, kind: ReactionKind, principal: AnyUser, db: DbSession) -> MessageOut:
+@router.delete("/messages/{message_id:int}/reactions/{kind}", responses={403: {}, 404: {}})
+async def remove_reaction(
+    message_id: PathId, kind: ReactionKind, principal: AnyUser, db: DbSession, access: Access
+) -> MessageOut:
     """Remove the caller's heart or like from a message (idempotent); returns the message with new counts."""
+    await access.ensure_rooms(principal)
     message = await service.get_message(db, message_id)
     message = await service.set_reaction(db, principal.id, message, kind, on=False)
     return (await service.to_out(db, principal.id, [message]))[0]

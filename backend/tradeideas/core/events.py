@@ -54,6 +54,11 @@ class DomainEvent(BaseModel):
             return str(getattr(self, "user_id"))  # noqa: B009 - checked by `check_receivers`
         return self.receivers
 
+    def educator_scope(self) -> int | None:
+        """The educator whose open ideas this event shows: then only readers whose access opens that educator hear
+        it (paid access, issue #40); None: everyone in the audience."""
+        return None
+
     def data(self) -> dict[str, Any]:
         """The JSON object streamed as `data:` (the type travels as the SSE `event:` name)."""
         return self.model_dump(mode="json", by_alias=True, exclude={"type"})

@@ -73,8 +73,14 @@ HOUSEKEEPING_RUNS = Counter("tradeideas_housekeeping_runs", "Housekeeping runs c
 PRICE_FEED_REQUESTS = Counter(
     "tradeideas_price_feed_requests",
     "Requests to the price feeds by feed and result (ok, rate_limited, banned, restricted, timeout, unreachable, "
-    "malformed, error, invalid_symbol)",
+    "malformed, too_large, not_published, error, invalid_symbol)",
     ["feed", "result"],
+)
+PRICE_FEED_REJECTED = Counter(
+    "price_feed_rejected",
+    "Candles or ticks from a feed's answer dropped before they were stored or replayed, by feed and reason (time, "
+    "alignment, order, price, range, spread)",
+    ["feed", "reason"],
 )
 # livemax: only the leading process polls; the others keep 0.
 PRICE_FEED_LAG = Gauge(

@@ -238,6 +238,18 @@ def _accepts_gzip(scope: Scope) -> bool:
 
 STREAM_POSITION_HEADER = b"x-stream-position"
 
+# Where `create_app`'s app keeps the server's own `send` in each request's scope (decision 0111).
+SERVER_SEND = "tradeideas.server_send"
+
+
+def server_send(scope: Scope, send: Send) -> Send:
+    """The ASGI server's own `send` for a response that has started: what each layer wraps `send` for (the status,
+    the headers, whether an answer started) is settled by the start message, so a long stream's later frames may
+    skip the wrappers. `send` itself when the app was not called by a server (a test's transport may not keep
+    the scope)."""
+    direct: Send = scope.get(SERVER_SEND, send)
+    return direct
+
 
 class AppEdge:
     """The app's outermost middleware (added last in `create_app`), around everything else the app adds:

@@ -4,14 +4,26 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 # Row ids are the databases' 32-bit INTEGER: a larger number can name nothing, and the drivers refuse to
 # send it, so it is rejected at the edge (422 in a query or body, 404 in a path) instead of failing inside.
 MAX_ID = 2**31 - 1
-# An id in a JSON body is a JSON integer: not `true` (Python's bool is an int, so `[true]` was idea 1), "1" or 1.0.
-Id = Annotated[int, Strict(), Field(ge=1, le=MAX_ID)]
+
+
+def json_integer(value: Any) -> Any:
+    """Before an integer's own validation: a JSON integer (`12`, or `12.0`, which JSON Schema counts as one), not
+    `true` (Python's bool is an int, so `[true]` was idea 1) or "12" (pydantic's lax mode reads digits in text).
+    Put it after the constraints (`Annotated[int, Field(ge=1), BeforeValidator(json_integer)]`), so the OpenAPI
+    schema still states them."""
+    if isinstance(value, bool | str):
+        raise ValueError("Input should be a valid integer")
+    return value
+
+
+# An id in a JSON body.
+Id = Annotated[int, Field(ge=1, le=MAX_ID), BeforeValidator(json_integer)]
 # An id in a query string, where every value is text (digits).
 QueryId = Annotated[int, Field(ge=1, le=MAX_ID)]
 # Routes declare such parameters as `{name:int}`, so a path like `/trade-ideas/seen` never matches them.

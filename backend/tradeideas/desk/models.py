@@ -64,8 +64,8 @@ class IdeaTaken(Base):
     """What the members who took an idea got, summed over their journal entries (never who they are).
 
     Kept exact in the transaction of every journal change (`desk.taken.refresh_taken`), so the idea list reads it
-    with an outer join in the page's own statement. Sums and counts, not averages, so an educator's followers'
-    average R is a sum over their ideas' rows.
+    with an outer join in the page's own statement. The idea shows the medians; the sums and counts stay for
+    operators' statistics.
     """
 
     __tablename__ = "idea_taken"
@@ -76,3 +76,6 @@ class IdeaTaken(Base):
     slippage_sum_r: Mapped[float] = mapped_column(Float, default=0.0)
     realised_count: Mapped[int] = mapped_column(Integer, default=0)
     realised_sum_r: Mapped[float] = mapped_column(Float, default=0.0)
+    # What the idea shows: medians, which a few accounts' extreme entries cannot move far (decision 0101).
+    slippage_median_r: Mapped[float | None] = mapped_column(Float, default=None)
+    realised_median_r: Mapped[float | None] = mapped_column(Float, default=None)

@@ -231,4 +231,4 @@ class ConversionRateOut(CamelModel):
     to_currency: str = Field(serialization_alias="to")
     rate: str | None = Field(description="Decimal text; null when no feed is configured or it has no recent price")
     as_of: datetime | None = Field(description="When the price the rate comes from was quoted")
-    feed: Literal["oanda", "binance"] | None
+    feed: Literal["oanda", "dukascopy", "binance"] | None

@@ -6,6 +6,7 @@ risk amount the customer had set then (docs/decisions/0021-journal-results-in-r.
 """
 
 from datetime import datetime
+from statistics import median
 from typing import NamedTuple
 
 from sqlalchemy import Select, distinct, func, select
@@ -26,7 +27,18 @@ from tradeideas.desk.schemas import (
     JournalUpdate,
     RiskSettingsBody,
 )
-from tradeideas.desk.taken import TAKEN_THRESHOLD, Sums, average, level_number, r_multiple, sums_of, taken_of_row
+from tradeideas.desk.taken import (
+    MAX_PRICE_R,
+    TAKEN_THRESHOLD,
+    Sums,
+    average,
+    level_number,
+    price_r,
+    r_multiple,
+    rounded,
+    sums_of,
+    taken_of_row,
+)
 from tradeideas.ideas import service as ideas
 from tradeideas.prices import service as prices
 from tradeideas.realtime.service import publish
@@ -172,6 +184,22 @@ async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | Non
     return _result(await ideas.idea_results(db, ids), entry)
 
 
+def check_price(entry: JournalEntry, field: str, price: str | None) -> None:
+    """422 naming the field when a fill or exit of an entry linked to an idea lies more than `MAX_PRICE_R` from the
+    idea's entry (the manual-close rule)."""
+    if price is None or entry.idea_id is None:
+        return
+    r = price_r(entry.order_type, entry.entry1, entry.entry2, entry.invalidation_level, price)
+    if r is not None and abs(r) > MAX_PRICE_R:
+        what = "A fill" if field == "fillPrice" else "An exit"
+        raise Invalid(
+            f"{what} at {price} would be {r:+.2f} R from the idea's entry: it can be at most {MAX_PRICE_R:g} R from "
+            "the entry. Check the price.",
+            code="implausible_price",
+            extra={"field": field},
+        )
+
+
 async def take_idea(
     db: AsyncSession, user_id: int, body: JournalCreate, idempotency_key: str | None = None
 ) -> tuple[JournalEntryOut, bool]:
@@ -211,6 +239,7 @@ async def take_idea(
         updated_at=now,
         idempotency_key=idempotency_key,
     )
+    check_price(entry, "fillPrice", entry.fill_price)
     if idempotency_key is None:
         db.add(entry)
         await db.flush()
@@ -255,6 +284,7 @@ async def update_entry(db: AsyncSession, user_id: int, entry_id: int, body: Jour
     entry = await owned_entry(db, user_id, entry_id)
     sent = body.model_fields_set
     if "exit_price" in sent:
+        check_price(entry, "exitPrice", body.exit_price)
         entry.exit_price = body.exit_price
         entry.closed_at = utcnow() if body.exit_price is not None else None
     if "note" in sent:
@@ -304,6 +334,7 @@ async def refresh_taken(db: AsyncSession, idea_id: int | None, educator_id: int 
             db.add(row)
         row.members, row.slippage_count, row.slippage_sum_r = sums.members, sums.slippage_count, sums.slippage_sum_r
         row.realised_count, row.realised_sum_r = sums.realised_count, sums.realised_sum_r
+        row.slippage_median_r, row.realised_median_r = sums.slippage_median_r, sums.realised_median_r
     await db.flush()
     shown = None if sums == Sums() else taken_of_row(row)
     await publish(db, IdeaTakenChanged(idea_id=idea_id, educator_id=educator_id, shown_changed=shown != shown_before))
@@ -330,36 +361,42 @@ NO_FOLLOWERS = Followers(0, None)
 
 
 async def followers(db: AsyncSession, ideas_of: Select[int, int]) -> dict[int, Followers]:
-    """Per educator, the members who journaled any of their ideas and those members' average realised R.
+    """Per educator, the members who journaled any of their ideas and the median R of those members' closed
+    journal entries (decision 0101: a few accounts with absurd prices cannot move a median far).
 
-    `ideas_of` selects (idea id, educator id) of the ideas that count (a record's filters). One statement however
-    many ideas: distinct members from the entries, the R from the stored sums, each counted in a subquery. The
-    average is shown only from `TAKEN_THRESHOLD` members, like an idea's own `taken`.
+    `ideas_of` selects (idea id, educator id) of the ideas that count (a record's filters). Two statements however
+    many ideas: distinct members per educator, and the closed entries' prices, whose R is computed here as the
+    journal computes it. The median is shown only from `TAKEN_THRESHOLD` members, like an idea's own `taken`.
     """
     picked = ideas_of.subquery()
     idea_id, educator_id = picked.c[0], picked.c[1]
-    members = (
-        select(educator_id.label("educator_id"), func.count(distinct(JournalEntry.user_id)).label("members"))
+    members = await db.execute(
+        select(educator_id, func.count(distinct(JournalEntry.user_id)))
         .join_from(picked, JournalEntry, JournalEntry.idea_id == idea_id)
         .group_by(educator_id)
-        .subquery()
     )
-    sums = (
-        select(
-            educator_id.label("educator_id"),
-            func.sum(IdeaTaken.realised_sum_r).label("total"),
-            func.sum(IdeaTaken.realised_count).label("closed"),
+    counts = {educator: count for educator, count in members}
+    shown = [educator for educator, count in counts.items() if count >= TAKEN_THRESHOLD]
+    results: dict[int, list[float]] = {}
+    if shown:
+        closed = await db.execute(
+            select(
+                educator_id,
+                JournalEntry.order_type,
+                JournalEntry.fill_price,
+                JournalEntry.exit_price,
+                JournalEntry.invalidation_level,
+            )
+            .join_from(picked, JournalEntry, JournalEntry.idea_id == idea_id)
+            .where(educator_id.in_(shown), JournalEntry.exit_price.is_not(None))
         )
-        .join_from(picked, IdeaTaken, IdeaTaken.idea_id == idea_id)
-        .group_by(educator_id)
-        .subquery()
-    )
-    rows = await db.execute(
-        select(members.c.educator_id, members.c.members, sums.c.total, sums.c.closed).outerjoin(
-            sums, sums.c.educator_id == members.c.educator_id
+        for educator, order_type, fill, exit_price, stop in closed:
+            r = r_multiple(order_type, level_number(fill), level_number(exit_price), stop)
+            if r is not None:
+                results.setdefault(educator, []).append(r)
+    return {
+        educator: Followers(
+            count, rounded(median(results[educator])) if count >= TAKEN_THRESHOLD and educator in results else None
         )
-    )
-    out: dict[int, Followers] = {}
-    for educator, count, total, closed in rows:
-        out[educator] = Followers(count, average(total or 0.0, closed or 0) if count >= TAKEN_THRESHOLD else None)
-    return out
+        for educator, count in counts.items()
+    }

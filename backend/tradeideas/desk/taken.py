@@ -4,13 +4,15 @@ Per journal entry: the entry slippage in R, (planned entry - fill) / planned ris
 entry) / planned risk for a SELL, so a worse fill is negative; the planned entry and risk are the idea's first
 entry and invalidation level as copied into the entry when it was taken. The realised R is the entry's own R as
 the journal computes it (`r_multiple`), closed entries only. An idea shows `taken` only once at least
-`TAKEN_THRESHOLD` distinct members took it, to everyone alike (decision 0056).
+`TAKEN_THRESHOLD` distinct members took it, to everyone alike (decision 0056), and shows medians, not means: five
+accounts with absurd prices cannot make an idea's figure absurd (decision 0101).
 
 Pure rules and the stored row's reading; nothing here imports another domain, so the idea list may outer-join
 `IdeaTaken` in its page statement and read it through `shown_taken`.
 """
 
 from collections.abc import Iterable
+from statistics import median
 from typing import Any, NamedTuple, Protocol
 
 from tradeideas.desk.models import IdeaTaken
@@ -38,6 +40,26 @@ def r_multiple(order_type: str, fill: float | None, exit_price: float | None, in
         return None
     move = exit_price - fill if order_type == "BUY" else fill - exit_price
     return move / abs(fill - stop)
+
+
+# A fill or exit of an entry linked to an idea lies at most this far from the idea's planned entry, in the idea's
+# risk: the manual-close rule (`ideas.outcomes.MAX_MANUAL_R`), so five accounts cannot skew an idea's `taken`
+# with a fill of 0.000001 and an exit of 99999999.
+MAX_PRICE_R = 20.0
+
+
+def price_r(order_type: str, entry1: str, entry2: str | None, invalidation: str, price: str) -> float | None:
+    """How far `price` lies from the idea's planned entry (the mean of both entries when two are given), in the
+    idea's risk, signed as a result; None without numbers."""
+    first, stop, at = level_number(entry1), level_number(invalidation), level_number(price)
+    second = level_number(entry2) if entry2 is not None else None
+    if first is None or stop is None or at is None or (entry2 is not None and second is None):
+        return None
+    entry = first if second is None else (first + second) / 2
+    if entry == stop:
+        return None
+    move = at - entry if order_type == "BUY" else entry - at
+    return move / abs(entry - stop)
 
 
 def entry_slippage_r(order_type: str, fill: float | None, planned_entry: str, invalidation: str) -> float | None:
@@ -72,6 +94,8 @@ class Sums(NamedTuple):
     slippage_sum_r: float = 0.0
     realised_count: int = 0
     realised_sum_r: float = 0.0
+    slippage_median_r: float | None = None
+    realised_median_r: float | None = None
 
 
 def sums_of(entries: Iterable[TakenEntry]) -> Sums:
@@ -89,27 +113,39 @@ def sums_of(entries: Iterable[TakenEntry]) -> Sums:
         r = r_multiple(e.order_type, fill, level_number(e.exit_price), e.invalidation_level)
         if r is not None:
             realised.append(r)
-    return Sums(len(members), len(slippages), sum(slippages), len(realised), sum(realised))
+    return Sums(
+        len(members),
+        len(slippages),
+        sum(slippages),
+        len(realised),
+        sum(realised),
+        median(slippages) if slippages else None,
+        median(realised) if realised else None,
+    )
 
 
 def average(total: float, count: int) -> float | None:
     return None if count == 0 else round(total / count, TAKEN_DIGITS) + 0.0
 
 
+def rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, TAKEN_DIGITS) + 0.0
+
+
 def shown_taken(
-    members: int | None, slippage_count: int, slippage_sum_r: float, realised_count: int, realised_sum_r: float
+    members: int | None, slippage_median_r: float | None, realised_median_r: float | None
 ) -> dict[str, Any] | None:
     """The idea's `taken` object (camelCase, the input of `ideas.schemas.Taken`), or None under the threshold."""
     if members is None or members < TAKEN_THRESHOLD:
         return None
     return {
         "count": members,
-        "averageEntrySlippageR": average(slippage_sum_r, slippage_count),
-        "averageRealisedR": average(realised_sum_r, realised_count),
+        "averageEntrySlippageR": rounded(slippage_median_r),
+        "averageRealisedR": rounded(realised_median_r),
     }
 
 
 def taken_of_row(row: IdeaTaken | None) -> dict[str, Any] | None:
     if row is None:
         return None
-    return shown_taken(row.members, row.slippage_count, row.slippage_sum_r, row.realised_count, row.realised_sum_r)
+    return shown_taken(row.members, row.slippage_median_r, row.realised_median_r)

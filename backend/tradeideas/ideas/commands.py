@@ -53,6 +53,7 @@ from tradeideas.ideas.schemas import (
     IdeaUpdate,
     UnseenCounts,
 )
+from tradeideas.ideas.setups import check_idea_setup
 from tradeideas.media import service as media_service
 from tradeideas.notifications import service as notifications
 from tradeideas.realtime.service import publish
@@ -71,12 +72,17 @@ EDITABLE_FIELDS: dict[str, str] = {
     "exit3": "exit3",
     "notes": "notes",
     "video_url": "videoUrl",
+    "setup_id": "setupId",
+    "reason": "reason",
 }
 COMPLETED_NOT_DELETABLE = "Completed ideas are part of the track record and cannot be deleted."
 RESULT_FIXED = "This idea's result is part of the track record and can no longer be changed."
-IDENTITY_FIXED = "This idea is published: its market, pair, direction, type and time frame can no longer be changed."
-# What an idea is: fixed once the correction window after publishing has passed (`identity_fixed_at`).
-IDENTITY_FIELDS = ("market_type", "pair", "order_type", "idea_type", "time_frame")
+IDENTITY_FIXED = (
+    "This idea is published: its market, pair, direction, type, time frame, setup and reason can no longer be changed."
+)
+# What an idea is: fixed once the correction window after publishing has passed (`identity_fixed_at`). The setup
+# and the reason are what it teaches, fixed with the pair (decision 0170).
+IDENTITY_FIELDS = ("market_type", "pair", "order_type", "idea_type", "time_frame", "setup_id", "reason")
 
 
 # ---------------------------------------------------------------- writing
@@ -100,6 +106,7 @@ async def create_idea(db: AsyncSession, educator_id: int, body: IdeaCreate, now:
     assert body.market_type and body.order_type and body.idea_type  # guaranteed by IdeaCreate
     assert body.pair and body.time_frame and body.entry1 and body.invalidation_level and body.exit1
     image_ids = body.image_ids or []
+    await check_idea_setup(db, educator_id, body.setup_id)
     await media_service.owned_media(db, educator_id, image_ids)
     now = now or utcnow()
     idea = TradeIdea(
@@ -117,6 +124,8 @@ async def create_idea(db: AsyncSession, educator_id: int, body: IdeaCreate, now:
         exit2=body.exit2,
         exit3=body.exit3,
         notes=body.notes,
+        setup_id=body.setup_id,
+        reason=body.reason,
         status=IdeaStatus.ACTIVE,
         completed=False,
         video_url=body.video_url,
@@ -150,6 +159,11 @@ def _revision(
     )
 
 
+def _revision_text(value: object) -> str | None:
+    """A revision keeps text: a setup's id is written as its digits."""
+    return None if value is None else str(value)
+
+
 def _closing_day(idea: TradeIdea) -> list[datetime]:
     return [idea.closed_at] if idea.closed_at is not None else []
 
@@ -167,6 +181,8 @@ async def update_idea(
         attr in body.model_fields_set and getattr(body, attr) != getattr(idea, attr) for attr in IDENTITY_FIELDS
     ):
         raise AppError(IDENTITY_FIXED, code="identity_fixed", status_code=409)
+    if "setup_id" in body.model_fields_set and body.setup_id != idea.setup_id:
+        await check_idea_setup(db, idea.educator_id, body.setup_id)
     revisions: list[IdeaRevision] = []
     for attr, label in EDITABLE_FIELDS.items():
         if attr not in body.model_fields_set:
@@ -174,7 +190,7 @@ async def update_idea(
         old, new = getattr(idea, attr), getattr(body, attr)
         if old != new:
             setattr(idea, attr, new)
-            revisions.append(_revision(idea, editor_id, label, old, new, now))
+            revisions.append(_revision(idea, editor_id, label, _revision_text(old), _revision_text(new), now))
     if "audio_id" in body.model_fields_set:
         audio_url = await _audio_url(db, editor_id, body.audio_id)
         if audio_url != idea.audio_url:
@@ -269,7 +285,7 @@ async def set_status(
     # A re-graded idea keeps the moment it closed; a reopened one has none.
     idea.closed_at = None if chosen is None else (idea.closed_at or now)
     days |= {at.date() for at in _closing_day(idea)}
-    idea.edited = True
+    # A result is not an edit: "edited" marks changes to what a trader acts on (decision 0122).
     idea.updated_at = now
     await db.flush()
     await _publish(db, IdeaStatusChanged, idea)
@@ -302,17 +318,15 @@ async def delete_idea(db: AsyncSession, idea: TradeIdea, now: datetime | None = 
             ),
         )
     await db.execute(delete(TradeIdea).where(TradeIdea.id == idea.id))
-    await publish(
-        db,
-        IdeaDeleted(
-            id=idea.id,
-            market=idea.market,
-            idea_type=idea.idea_type,
-            educator_id=idea.educator_id,
-            pair=idea.pair,
-            deleted_at=now,
-        ),
+    deleted = IdeaDeleted(
+        id=idea.id,
+        market=idea.market,
+        idea_type=idea.idea_type,
+        educator_id=idea.educator_id,
+        pair=idea.pair,
+        deleted_at=now,
     )
+    await publish(db, deleted.of_invalidated_idea() if idea.status == IdeaStatus.INVALIDATED else deleted)
     db.expunge(idea)
     return idea
 
@@ -320,7 +334,9 @@ async def delete_idea(db: AsyncSession, idea: TradeIdea, now: datetime | None = 
 # ---------------------------------------------------------------- customers' seen state
 
 
-async def mark_seen(db: AsyncSession, user_id: int, idea_ids: list[int], market: Market | None) -> UnseenCounts:
+async def mark_seen(
+    db: AsyncSession, user_id: int, idea_ids: list[int], market: Market | None, educators: frozenset[int] | None = None
+) -> UnseenCounts:
     """Mark ideas seen by id and/or every current idea of a market (opening its card)."""
     if market is not None:
         await notifications.mark_market_seen(db, user_id, market, utcnow())
@@ -344,13 +360,14 @@ async def mark_seen(db: AsyncSession, user_id: int, idea_ids: list[int], market:
                 .on_conflict_do_nothing()
             )
     await db.flush()
-    return await recount_unseen(db, user_id)
+    return await recount_unseen(db, user_id, educators)
 
 
-async def recount_unseen(db: AsyncSession, user_id: int) -> UnseenCounts:
+async def recount_unseen(db: AsyncSession, user_id: int, educators: frozenset[int] | None = None) -> UnseenCounts:
     """Count the customer's unseen ideas again and announce them: their other tabs and devices update their
     badges, every server process drops its cached seen marks. Also after they changed their notification switches,
-    which decide what counts (`NotificationSettingsChanged`, wired in `app.subscribe`)."""
-    counts = await unseen_counts(db, user_id)
+    which decide what counts (`NotificationSettingsChanged`, wired in `app.subscribe`). `educators`: only the
+    ideas of these count (a member whose plans open some educators; None: every educator)."""
+    counts = await unseen_counts(db, user_id, educators)
     await publish(db, IdeasSeen(user_id=user_id, **counts.model_dump()))
     return counts

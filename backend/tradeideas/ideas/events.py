@@ -3,26 +3,34 @@
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from tradeideas.core.events import ALL, ONE_USER, DomainEvent
 from tradeideas.core.schemas import IdeaType
 from tradeideas.ideas.schemas import IdeaOut, ListMarket
 
 
-class IdeaCreated(IdeaOut, DomainEvent):
+class OpenIdeaEvent(IdeaOut, DomainEvent):
+    """An idea as it now is: while open, only readers whose access opens its educator hear it; once completed or
+    invalidated it is part of the public record."""
+
+    def educator_scope(self) -> int | None:
+        return self.educator_id if not self.completed and self.status != "invalidated" else None
+
+
+class IdeaCreated(OpenIdeaEvent):
     """A new idea (shared by every viewer, so `isNew` is null: clients tag it NEW themselves)."""
 
     type: Literal["idea.created"] = "idea.created"
     receivers = ALL
 
 
-class IdeaUpdated(IdeaOut, DomainEvent):
+class IdeaUpdated(OpenIdeaEvent):
     type: Literal["idea.updated"] = "idea.updated"
     receivers = ALL
 
 
-class IdeaStatusChanged(IdeaOut, DomainEvent):
+class IdeaStatusChanged(OpenIdeaEvent):
     type: Literal["idea.status"] = "idea.status"
     receivers = ALL
 
@@ -36,6 +44,17 @@ class IdeaDeleted(DomainEvent):
     educator_id: int | None = None  # who deleted it (its owner), for the audit log
     pair: str | None = None
     deleted_at: datetime | None = None  # when, by the app's clock
+
+    # An open idea was shown only to its educator's members; an invalidated one (public) to everyone.
+    _was_open: bool = PrivateAttr(default=True)
+
+    def of_invalidated_idea(self) -> "IdeaDeleted":
+        """The deleted idea was invalidated, so part of the public record: every reader hears of its deletion."""
+        self._was_open = False
+        return self
+
+    def educator_scope(self) -> int | None:
+        return self.educator_id if self._was_open else None
 
 
 class IdeaRecordChanged(DomainEvent):
@@ -64,6 +83,14 @@ class IdeaWithdrawn(DomainEvent):
     deleted_at: datetime
 
 
+class SetupsChanged(DomainEvent):
+    """An educator added, renamed, described or deleted a setup (ideas show its name; members' lists follow)."""
+
+    type: Literal["setups.changed"] = "setups.changed"
+    receivers = ALL
+    educator_id: int
+
+
 class IdeasSeen(DomainEvent):
     """A customer's unseen counts after they marked ideas seen (their other tabs and devices update)."""
 
@@ -83,4 +110,4 @@ EDUCATOR_IDEA_CHANGES: tuple[type[EducatorIdeaEvent], ...] = (
     *IDEA_CHANGES,
     *RECORD_CHANGES,
 )
-EVENTS = (*IDEA_CHANGES, *RECORD_CHANGES, IdeasSeen)
+EVENTS = (*IDEA_CHANGES, *RECORD_CHANGES, IdeasSeen, SetupsChanged)

@@ -3,7 +3,7 @@
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from tradeideas.db import Base, UTCDateTime, utcnow
@@ -20,6 +20,11 @@ class IdeaStatus(StrEnum):
 
 COMPLETED_STATUSES = frozenset({IdeaStatus.SUCCESSFUL, IdeaStatus.UNSUCCESSFUL})
 
+# The active list's first sort key: 1 for an invalidated idea (listed after every live one), 0 otherwise. Written out
+# with its constants (never bound) so that PostgreSQL and SQLite match it to `ix_trade_ideas_open_feed`'s expression
+# (decision 0090); `ideas.queries` reads the list's parts through it.
+LISTED_LAST_SQL = "CASE WHEN status = 'invalidated' THEN 1 ELSE 0 END"
+
 
 class TradeIdea(Base):
     __tablename__ = "trade_ideas"
@@ -33,6 +38,9 @@ class TradeIdea(Base):
         # An educator's open ideas (closed_at null) and one closing day of their track record.
         Index("ix_trade_ideas_educator_closed", "educator_id", "closed_at"),
         Index("ix_trade_ideas_feed", "created_at", "id"),
+        # The active list in two index-ordered parts: one market's open live ideas, then its open invalidated ones,
+        # each newest first (migration 0021, decision 0090).
+        Index("ix_trade_ideas_open_feed", "market", "completed", text(f"({LISTED_LAST_SQL})"), "created_at", "id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -52,6 +60,9 @@ class TradeIdea(Base):
     exit2: Mapped[str | None] = mapped_column("exit_2", String(64), default=None)
     exit3: Mapped[str | None] = mapped_column("exit_3", String(64), default=None)
     notes: Mapped[str | None] = mapped_column(Text, default=None)
+    # Which of the educator's setups this is and why they took it: identity, frozen with the pair (issue #42).
+    setup_id: Mapped[int | None] = mapped_column(ForeignKey("idea_setups.id"), default=None, index=True)
+    reason: Mapped[str | None] = mapped_column(Text, default=None)
     status: Mapped[str] = mapped_column(String(16), default=IdeaStatus.ACTIVE)
     completed: Mapped[bool] = mapped_column(Boolean, default=False)
     video_url: Mapped[str | None] = mapped_column(String(500), default=None)
@@ -70,6 +81,20 @@ class TradeIdea(Base):
     images: Mapped[list["IdeaImage"]] = relationship(
         lazy="raise", order_by="IdeaImage.position", cascade="all, delete-orphan", passive_deletes=True
     )
+
+
+class IdeaSetup(Base):
+    """One of an educator's named setups ("Breakout retest"), which their ideas name (decision 0170)."""
+
+    __tablename__ = "idea_setups"
+    __table_args__ = (Index("ix_idea_setups_educator", "educator_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    educator_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(60))
+    description: Mapped[str | None] = mapped_column(Text, default=None)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class IdeaImage(Base):

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from pydantic import TypeAdapter
 
+from tradeideas.core.access import FULL_ACCESS, EducatorAccess
 from tradeideas.db import Database, DriverReader
 from tradeideas.ideas.cache import CachedIdea, CachedPage, EncodedIdea, IdeaCache, SeenMarks
 from tradeideas.ideas.models import IdeaStatus
@@ -43,19 +44,27 @@ def encode_idea(idea: IdeaOut) -> EncodedIdea:
     )
 
 
-def dump_page(items: Iterable[bytes], next_cursor: str | None) -> bytes:
+def dump_page(items: Iterable[bytes], next_cursor: str | None, locked_educators: int = 0) -> bytes:
     """`IdeaPage`'s JSON around items already encoded by `IdeaOut`: the envelope is the model's own encoding of
     a page with no items (`{"items":[],"nextCursor":...}`), with the items put between its brackets."""
-    envelope = PAGE_JSON.dump_json(IdeaPage(items=[], next_cursor=next_cursor), by_alias=True)
+    empty = IdeaPage(items=[], next_cursor=next_cursor, locked_educators=locked_educators)
+    envelope = PAGE_JSON.dump_json(empty, by_alias=True)
     head, tail = envelope.split(b"[]", 1)  # the first "[]" is the items' array: nothing in the envelope precedes it
     return b"".join((head, b"[", b",".join(items), b"]", tail))
 
 
-def count_unseen(page: CachedPage, marks: SeenMarks, market: str) -> int | None:
+def hidden(idea: CachedIdea, access: EducatorAccess) -> bool:
+    """An open idea of an educator the reader's plans do not open (completed and invalidated ideas are public)."""
+    return not idea.completed and not access.opens(idea.educator_id)
+
+
+def count_unseen(page: CachedPage, marks: SeenMarks, market: str, access: EducatorAccess = FULL_ACCESS) -> int | None:
     """The customer's unseen open ideas in `market` (capped as in SQL) from the newest open ideas, or None when
     unseen ideas may lie beyond the page: it is full and reaches back past the customer's watermark."""
     count = 0
     for idea in page.ideas:
+        if hidden(idea, access):
+            continue
         if marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id):
             count += 1
             if count == UNSEEN_COUNT_CAP:
@@ -89,14 +98,17 @@ class IdeaPages:
             return None
         return page
 
-    async def json(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
+    async def json(self, viewer: Viewer, filters: IdeaListQuery, access: EducatorAccess = FULL_ACCESS) -> bytes:
+        """The page for `viewer`; with `access` short of everything, without the open ideas it does not open."""
         cache = self._cache
         if not cache.usable():
-            return await self._read_answer(viewer, filters)
+            return await self._read_answer(viewer, filters, access)
         page = self._page(filters)
         marks = cache.seen(viewer.user_id) if viewer.is_customer else None
         if page is None or (marks is None and viewer.is_customer and page.ideas):
             page, marks = await self._read(filters, viewer, page, marks)
+        if not access.everything and any(hidden(idea, access) for idea in page.ideas):
+            return self._restricted(page, marks, access)
         if marks is None or not page.ideas:  # no NEW flags to add (not a customer, or nothing listed)
             return page.shared_json
         answer = cache.answer(filters, viewer.user_id, page, marks)
@@ -112,17 +124,33 @@ class IdeaPages:
         cache.put_answer(filters, viewer.user_id, page, marks, body)
         return body
 
-    async def unseen_counts(self, user_id: int) -> UnseenCounts:
+    @staticmethod
+    def _restricted(page: CachedPage, marks: SeenMarks | None, access: EducatorAccess) -> bytes:
+        """A page without what `access` does not open, joined from the cached encodings (not cached itself: a
+        page of up to 100 ideas is joined in microseconds, and few members see it so)."""
+        shown: list[bytes] = []
+        locked: set[int] = set()
+        for idea in page.ideas:
+            if hidden(idea, access):
+                locked.add(idea.educator_id)
+            elif marks is None:
+                shown.append(idea.json.shared)
+            else:
+                is_new = marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id)
+                shown.append(idea.json.new if is_new else idea.json.seen)
+        return dump_page(shown, page.next_cursor, len(locked))
+
+    async def unseen_counts(self, user_id: int, access: EducatorAccess = FULL_ACCESS) -> UnseenCounts:
         """The customer's unseen open ideas per market: from the pages of newest open ideas and the customer's
         seen marks, cached for the market screens and kept exact by events, so a count is no database round
         trip; counted in the database when those pages cannot settle it (or caching is off)."""
-        counted = await self._count_from_pages(user_id) if self._cache.usable() else None
+        counted = await self._count_from_pages(user_id, access) if self._cache.usable() else None
         if counted is not None:
             return counted
         async with self._database.sessionmaker() as session:
-            return await unseen_counts(session, user_id)
+            return await unseen_counts(session, user_id, None if access.everything else access.educators)
 
-    async def _count_from_pages(self, user_id: int) -> UnseenCounts | None:
+    async def _count_from_pages(self, user_id: int, access: EducatorAccess = FULL_ACCESS) -> UnseenCounts | None:
         viewer = Viewer(user_id=user_id, is_customer=True)
         counts: dict[str, int] = {}
         for market, filters in OPEN_IDEAS.items():
@@ -134,19 +162,23 @@ class IdeaPages:
                 counts[market] = 0
                 continue
             assert marks is not None, "read with any page that lists ideas"
-            count = count_unseen(page, marks, market)
+            count = count_unseen(page, marks, market, access)
             if count is None:
                 return None
             counts[market] = count
         return UnseenCounts(forex=counts["forex"], crypto=counts["crypto"], total=counts["forex"] + counts["crypto"])
 
-    async def _read_answer(self, viewer: Viewer, filters: IdeaListQuery) -> bytes:
+    async def _read_answer(self, viewer: Viewer, filters: IdeaListQuery, access: EducatorAccess) -> bytes:
         """Caches off: the page and (customers) the seen marks through one connection, each item built once with
         its NEW flag."""
         async with self._database.reader() as reader:
             page = await read_page(reader, filters, self._now())
             marks = await read_seen_marks(reader, viewer.user_id) if viewer.is_customer and page.rows else None
         pictures = page.pictures
+        rows = [row for row in page.rows if never_new(row) or access.opens(row["educator_id"])]
+        locked = {
+            row["educator_id"] for row in page.rows if not never_new(row) and not access.opens(row["educator_id"])
+        }
         items = [
             shown_idea(
                 row,
@@ -156,10 +188,11 @@ class IdeaPages:
                 else marks.is_new(row["id"], row["market"], row["created_at"], never_new(row), row["educator_id"]),
                 page.verifications.get(row["id"]),
             )
-            for row in page.rows
+            for row in rows
         ]
         return PAGE_JSON.dump_json(
-            IdeaPage.model_validate({"items": items, "nextCursor": page.next_cursor}), by_alias=True
+            IdeaPage.model_validate({"items": items, "nextCursor": page.next_cursor, "lockedEducators": len(locked)}),
+            by_alias=True,
         )
 
     async def _read(

@@ -39,6 +39,7 @@ from tradeideas.ideas.cache import SeenMarks
 from tradeideas.ideas.models import (
     IdeaImage,
     IdeaRevision,
+    IdeaSetup,
     IdeaStatus,
     IdeaView,
     TradeIdea,
@@ -104,6 +105,7 @@ _USERS = User.__table__
 _IMAGES = IdeaImage.__table__
 _MEDIA = MediaFile.__table__
 _TAKEN = IdeaTaken.__table__
+_SETUPS = IdeaSetup.__table__
 # What an idea is shown with, as plain columns (no ORM entities: building objects cost more than the query), read
 # by name in `shown_idea`: the idea's columns and its educator's card.
 _SHOWN_COLUMNS = (
@@ -128,6 +130,9 @@ _SHOWN_COLUMNS = (
     _IDEAS.c.exit_2,
     _IDEAS.c.exit_3,
     _IDEAS.c.notes,
+    _IDEAS.c.setup_id,
+    _SETUPS.c.name.label("setup_name"),
+    _IDEAS.c.reason,
     _IDEAS.c.status,
     _IDEAS.c.completed,
     _IDEAS.c.video_url,
@@ -140,12 +145,10 @@ _SHOWN_COLUMNS = (
     _IDEAS.c.close_price,
     _IDEAS.c.closed_at,
     _IDEAS.c.r_multiple,
-    # Called versus taken: the stored sums of members' journal entries, outer-joined (decision 0056).
+    # Called versus taken: the stored medians of members' journal entries, outer-joined (decisions 0056, 0101).
     _TAKEN.c.members.label("taken_members"),
-    _TAKEN.c.slippage_count.label("taken_slippage_count"),
-    _TAKEN.c.slippage_sum_r.label("taken_slippage_sum_r"),
-    _TAKEN.c.realised_count.label("taken_realised_count"),
-    _TAKEN.c.realised_sum_r.label("taken_realised_sum_r"),
+    _TAKEN.c.slippage_median_r.label("taken_slippage_median_r"),
+    _TAKEN.c.realised_median_r.label("taken_realised_median_r"),
 )
 
 
@@ -159,6 +162,7 @@ def _shown_ideas() -> Select[Any]:
         select(*_SHOWN_COLUMNS)
         .join_from(_IDEAS, _USERS, _USERS.c.id == _IDEAS.c.educator_id)
         .outerjoin(_TAKEN, _TAKEN.c.idea_id == _IDEAS.c.id)
+        .outerjoin(_SETUPS, _SETUPS.c.id == _IDEAS.c.setup_id)
     )
 
 
@@ -200,6 +204,9 @@ def shown_idea(
         "exit2": row["exit_2"],
         "exit3": row["exit_3"],
         "notes": row["notes"],
+        "setupId": row["setup_id"],
+        "setupName": row["setup_name"],
+        "reason": row["reason"],
         "status": row["status"],
         "completed": row["completed"],
         "imageIds": pictures.ids,
@@ -220,13 +227,7 @@ def shown_idea(
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
         "verification": verification,  # read apart: `prices.service.read_verifications`
-        "taken": shown_taken(
-            row["taken_members"],
-            row["taken_slippage_count"],
-            row["taken_slippage_sum_r"],
-            row["taken_realised_count"],
-            row["taken_realised_sum_r"],
-        ),
+        "taken": shown_taken(row["taken_members"], row["taken_slippage_median_r"], row["taken_realised_median_r"]),
     }
 
 
@@ -334,14 +335,17 @@ def _decode_cursor(cursor: str) -> tuple[datetime, int, int]:
     return created_at, last_id, group
 
 
-def _invalidated() -> Any:
-    """1 for an invalidated idea, 0 for a live one: the active list's first sort key."""
-    return case((_IDEAS.c.status == IdeaStatus.INVALIDATED.value, 1), else_=0)
+def _listed_last() -> Any:
+    """1 for an invalidated idea, 0 for a live one: the active list's first sort key. Its constants are written out,
+    never bound, so the databases match it to `ix_trade_ideas_open_feed`'s expression (`models.LISTED_LAST_SQL`)."""
+    invalidated = literal_column(f"'{IdeaStatus.INVALIDATED.value}'", String)
+    return case((_IDEAS.c.status == invalidated, literal_column("1", Integer)), else_=literal_column("0", Integer))
 
 
 # A list request's statement: the market, status (as the kind of condition it makes) and idea type it filters on,
-# whether it filters on an educator, a time frame and a closing day, starts after a cursor, and how many rows it reads.
-_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, bool, int]
+# whether it filters on an educator, a time frame and a closing day, where its cursor is (None: no cursor; on the
+# active list 1 past the live ideas, among the invalidated ones, else 0), and how many rows it reads.
+_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, int | None, int]
 _STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
 _PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
 # A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow.
@@ -361,28 +365,55 @@ def _written_in(name: str, value: str | int, type_: type[String] | type[Integer]
     return bindparam(name, value=value, type_=type_, literal_execute=True)
 
 
+def _newest_first(statement: Select[Any], after_cursor: bool, rows: BindParameter[Any]) -> Select[Any]:
+    """`statement` from the cursor on (when `after_cursor`), newest first on (created_at, id), `rows` of it."""
+    ideas = _IDEAS.c
+    if after_cursor:
+        at, last_id = bindparam("cursor_at", type_=UTCDateTime), bindparam("cursor_id", type_=Integer)
+        # `created_at <= at` bounds the index range; the OR keeps the keyset exact among equal times.
+        after = or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id))
+        statement = statement.where(ideas.created_at <= at, after)
+    return statement.order_by(ideas.created_at.desc(), ideas.id.desc()).limit(rows)
+
+
+def _active_page(statement: Select[Any], cursor: int | None, rows: BindParameter[Any]) -> Select[Any]:
+    """The active list (issue #26): every live open idea first, then the invalidated ones shown for 24 h after they
+    were invalidated (`shown_since` = now - 24 h), each part newest first. The parts are read apart, each in the
+    order of `ix_trade_ideas_open_feed` and at most a page long, and joined (decision 0090): ordering both by the
+    sort key at once made PostgreSQL sort every open idea of the market."""
+    ideas = _IDEAS.c
+    listed_last = _listed_last()
+    statement = statement.where(ideas.completed == false())
+    invalidated = statement.where(
+        listed_last == literal_column("1", Integer),
+        or_(ideas.closed_at.is_(None), ideas.closed_at > bindparam("shown_since", type_=UTCDateTime)),
+    ).add_columns(literal_column("1", Integer).label("listed_last"))
+    if cursor == 1:  # past every live idea
+        return _newest_first(invalidated, True, rows)
+    live = statement.where(listed_last == literal_column("0", Integer)).add_columns(
+        literal_column("0", Integer).label("listed_last")
+    )
+    parts = [
+        _newest_first(live, cursor is not None, rows).subquery("live"),
+        _newest_first(invalidated, False, rows).subquery("invalidated"),
+    ]
+    page = union_all(*(select(part) for part in parts)).subquery("page")
+    # The outer order sorts at most two parts of a page each, never the market's open ideas.
+    return select(page).order_by(page.c.listed_last, page.c.created_at.desc(), page.c.id.desc()).limit(rows)
+
+
 def _page_query(shape: _PageShape) -> DriverQuery:
-    """The page statement for one shape (at most 2,880 of them), built and compiled once, so a request neither builds
+    """The page statement for one shape (at most 4,320 of them), built and compiled once, so a request neither builds
     nor compiles SQL; the educator, the cursor and an exact status stay parameters."""
     query = _PAGE_QUERIES.get(shape)
     if query is not None:
         return query
-    market, status, idea_type, has_educator, has_time_frame, has_since, has_cursor, read_size = shape
+    market, status, idea_type, has_educator, has_time_frame, has_since, cursor, read_size = shape
     ideas = _IDEAS.c
     statement = _shown_ideas()
     if market is not None:
         statement = statement.where(ideas.market == _written_in("market", market, String))
-    if status == "active":
-        # Invalidated ideas only for 24 h after they were invalidated (`shown_since` = now - 24 h).
-        statement = statement.where(
-            ideas.completed == false(),
-            or_(
-                ideas.status != IdeaStatus.INVALIDATED.value,
-                ideas.closed_at.is_(None),
-                ideas.closed_at > bindparam("shown_since", type_=UTCDateTime),
-            ),
-        )
-    elif status == "completed":
+    if status == "completed":
         statement = statement.where(ideas.completed == true())
     elif status == "closed":
         statement = statement.where(ideas.closed_at.is_not(None))
@@ -396,18 +427,11 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(func.lower(ideas.time_frame) == bindparam("time_frame", type_=String))
     if has_since:
         statement = statement.where(ideas.closed_at >= bindparam("since", type_=UTCDateTime))
-    newest_first = (ideas.created_at.desc(), ideas.id.desc())
-    if has_cursor:
-        at, last_id = bindparam("cursor_at", type_=UTCDateTime), bindparam("cursor_id", type_=Integer)
-        after = or_(ideas.created_at < at, and_(ideas.created_at == at, ideas.id < last_id))
-        if status == "active":
-            group = bindparam("cursor_group", type_=Integer)
-            statement = statement.where(or_(_invalidated() > group, and_(_invalidated() == group, after)))
-        else:
-            statement = statement.where(ideas.created_at <= at, after)
-    # The active list: every live idea first, then the invalidated ones, each newest first (issue #26).
-    order = (_invalidated(), *newest_first) if status == "active" else newest_first
-    statement = statement.order_by(*order).limit(_written_in("rows", read_size + 1, Integer))
+    rows = _written_in("rows", read_size + 1, Integer)
+    if status == "active":
+        statement = _active_page(statement, cursor, rows)
+    else:
+        statement = _newest_first(statement, cursor is not None, rows)
     return _PAGE_QUERIES.setdefault(shape, DriverQuery(statement))
 
 
@@ -433,11 +457,8 @@ class PageRows:
     verifications: dict[int, dict[str, Any]]  # price checks (`verification`), per idea id
 
 
-async def read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime) -> PageRows:
-    """Ideas newest first, keyset-paginated on (created_at, id), and their pictures: two round trips.
-
-    The active list puts invalidated ideas after every live one and leaves out those invalidated 24 h before `now`.
-    """
+def page_statement(filters: IdeaListQuery, now: datetime) -> tuple[DriverQuery, dict[str, Any]]:
+    """The statement that reads a page of `filters` and its parameters (also what the plan tests explain)."""
     limit = max(1, min(filters.limit, MAX_LIMIT))
     params: dict[str, Any] = {}
     status = filters.status
@@ -453,10 +474,10 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime)
         params["since"] = start_of_day(date.fromisoformat(filters.since))
     if kind == "active":
         params["shown_since"] = now - INVALIDATED_SHOWN
+    cursor = None
     if filters.cursor:
         params["cursor_at"], params["cursor_id"], group = _decode_cursor(filters.cursor)
-        if kind == "active":
-            params["cursor_group"] = group
+        cursor = group if kind == "active" else 0
     idea_type = None if filters.idea_type is None else filters.idea_type.capitalize()
     shape = (
         filters.market,
@@ -465,14 +486,25 @@ async def read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime)
         filters.educator_id is not None,
         filters.time_frame is not None,
         filters.since is not None,
-        bool(filters.cursor),
+        cursor,
+        _page_read_size(limit),
     )
-    rows = await reader.rows(_page_query((*shape, _page_read_size(limit))), **params)
+    return _page_query(shape), params
+
+
+async def read_page(reader: DriverReader, filters: IdeaListQuery, now: datetime) -> PageRows:
+    """Ideas newest first, keyset-paginated on (created_at, id), and their pictures: two round trips.
+
+    The active list puts invalidated ideas after every live one and leaves out those invalidated 24 h before `now`.
+    """
+    limit = max(1, min(filters.limit, MAX_LIMIT))
+    query, params = page_statement(filters, now)
+    rows = await reader.rows(query, **params)
     next_cursor = None
     if len(rows) > limit:
         rows = rows[:limit]
         last = rows[-1]
-        invalidated_part = kind == "active" and last["status"] == IdeaStatus.INVALIDATED
+        invalidated_part = filters.status == "active" and last["status"] == IdeaStatus.INVALIDATED
         next_cursor = _encode_cursor(last["created_at"], last["id"], invalidated_part)
     ids = [row["id"] for row in rows]
     pictures = _group_pictures(await reader.rows(_PICTURES, ids=ids)) if rows else {}
@@ -581,8 +613,9 @@ async def recorded_levels(db: AsyncSession, idea: TradeIdea) -> Levels:
 # ---------------------------------------------------------------- customers' seen state
 
 
-async def unseen_counts(db: AsyncSession, user_id: int) -> UnseenCounts:
-    """Open ideas the customer has not seen, per market, counted only where notifications are on."""
+async def unseen_counts(db: AsyncSession, user_id: int, educators: frozenset[int] | None = None) -> UnseenCounts:
+    """Open ideas the customer has not seen, per market, counted only where notifications are on (and, with
+    `educators`, only those educators' ideas: the ones the customer's plans open)."""
     state = await db.get(CustomerIdeaState, user_id)
     counts: dict[str, int] = {"forex": 0, "crypto": 0}
     for market in ("forex", "crypto"):
@@ -600,6 +633,8 @@ async def unseen_counts(db: AsyncSession, user_id: int) -> UnseenCounts:
         until = _seen_until(state, market)
         if until is not None:
             unseen = unseen.where(TradeIdea.created_at > until)
+        if educators is not None:
+            unseen = unseen.where(TradeIdea.educator_id.in_(sorted(educators)))
         # Counted up to the cap (badges show "99+" beyond it): the cost stays bounded however many ideas
         # a customer has not seen (a new customer, or one back after months), not by the table's size.
         query = select(func.count()).select_from(unseen.limit(UNSEEN_COUNT_CAP).subquery())

@@ -17,6 +17,9 @@ LEVEL_MAX = 64
 PAIR_MAX = 32
 TIME_FRAME_MAX = 32
 NOTES_MAX = 5000
+REASON_MAX = 1000
+SETUP_NAME_MAX = 60
+SETUP_DESCRIPTION_MAX = 1000
 URL_MAX = 500
 
 MarketType = Literal["Forex", "Crypto"]
@@ -45,6 +48,7 @@ _TEXT_LIMITS = {
     "exit2": ("exit2", LEVEL_MAX),
     "exit3": ("exit3", LEVEL_MAX),
     "notes": ("notes", NOTES_MAX),
+    "reason": ("reason", REASON_MAX),
 }
 REQUIRED_TEXT = ("pair", "time_frame", "entry1", "invalidation_level", "exit1")
 REQUIRED_CHOICES = ("market_type", "order_type", "idea_type")
@@ -111,6 +115,10 @@ class _IdeaFields(CamelModel):
     exit2: TextOrNumber = None
     exit3: TextOrNumber = None
     notes: TextOrNumber = None
+    setup_id: Id | None = Field(
+        default=None, description="One of the educator's setups (GET /api/me/setups); required once they have any"
+    )
+    reason: TextOrNumber = Field(default=None, description="Why the educator took it, up to 1,000 characters")
     image_ids: list[Id] | None = None
     video_url: str | None = Field(default=None, description="https only; YouTube and Vimeo links play embedded")
     audio_id: Id | None = Field(default=None, description="A voice note uploaded with POST /api/media; null removes it")
@@ -256,10 +264,11 @@ class Taken(CamelModel):
 
     count: int = Field(description="Distinct members with a journal entry on the idea (5 or more)")
     average_entry_slippage_r: float | None = Field(
-        description="Average (planned entry - fill) / planned risk, mirrored for SELL: worse fills are negative"
+        description="The median of (planned entry - fill) / planned risk over their entries, mirrored for SELL: worse "
+        "fills are negative (a median, so a few accounts cannot skew it; decision 0101)"
     )
     average_realised_r: float | None = Field(
-        description="Average R of their closed journal entries, as the journal computes it; null while none closed"
+        description="The median R of their closed journal entries, as the journal computes it; null while none closed"
     )
 
 
@@ -283,6 +292,9 @@ class IdeaOut(CamelModel):
     exit2: str | None
     exit3: str | None
     notes: str | None
+    setup_id: int | None = Field(description="The educator's setup this idea is (frozen with the pair)")
+    setup_name: str | None = Field(description="That setup's name, for display")
+    reason: str | None = Field(description='Why the educator took it ("Why: ..."; frozen with the pair)')
     status: Literal["active", "pending", "successful", "unsuccessful", "invalidated"]
     completed: bool = Field(description="In the history (status=completed lists); the active lists show the others")
     image_ids: list[int]
@@ -300,7 +312,8 @@ class IdeaOut(CamelModel):
     closed_at: datetime | None
     r_multiple: float | None = Field(description="Result in multiples of the risk taken, 2 decimals")
     identity_fixed_at: datetime = Field(
-        description="From then on market type, pair, direction, idea type and time frame cannot change (409)"
+        description="From then on market type, pair, direction, idea type, time frame, setup and reason cannot change "
+        "(409)"
     )
     result_fixed_at: datetime | None = Field(
         description="From then on the recorded result (status, outcome, close price) cannot change (409); "
@@ -357,6 +370,9 @@ class IdeaListQuery(BaseModel):
 class IdeaPage(CamelModel):
     items: list[IdeaOut]
     next_cursor: str | None
+    # Paid access: how many educators have open ideas on this page that the reader's plans do not open (their
+    # ideas are left out: the list says "Ideas from N more educators: see plans" once).
+    locked_educators: int = 0
 
 
 class RevisionOut(CamelModel):
@@ -383,3 +399,81 @@ class UnseenCounts(CamelModel):
     forex: int
     crypto: int
     total: int
+
+
+def _setup_name(value: str) -> str:
+    """Spaces trimmed and runs of them made one; what is left must not be empty (the schema's limits hold for the
+    text as sent)."""
+    name = " ".join(value.split())
+    if not name:
+        raise ValueError("name must not be empty")
+    return name
+
+
+def _setup_description(value: str | None) -> str | None:
+    return None if value is None else value.strip() or None
+
+
+SetupName = Annotated[str, Field(min_length=1, max_length=SETUP_NAME_MAX, pattern=r"\S")]
+SetupDescription = Annotated[str | None, Field(max_length=SETUP_DESCRIPTION_MAX)]
+
+
+class SetupCreate(CamelModel):
+    """A new setup: its name (unique among the educator's, ignoring case) and a one-paragraph description."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: SetupName
+    description: SetupDescription = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return _setup_name(v)
+
+    @field_validator("description")
+    @classmethod
+    def _description(cls, v: str | None) -> str | None:
+        return _setup_description(v)
+
+
+def _document_name_kept(schema: dict[str, Any]) -> None:
+    """The OpenAPI text says what `_not_cleared` enforces: a name may be left out, never null."""
+    field = schema["properties"]["name"]
+    options = [o for o in field.pop("anyOf", []) if o.get("type") != "null"]
+    field.update(options[0])
+    field.pop("default", None)
+
+
+class SetupUpdate(CamelModel):
+    """Any of name and description; the name cannot be cleared, the description can (null)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_document_name_kept)
+
+    name: SetupName | None = None
+    description: SetupDescription = None
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _not_cleared(cls, v: Any) -> Any:
+        if v is None:
+            raise ValueError("name must not be empty")
+        return v
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return None if v is None else _setup_name(v)
+
+    @field_validator("description")
+    @classmethod
+    def _description(cls, v: str | None) -> str | None:
+        return _setup_description(v)
+
+
+class SetupOut(CamelModel):
+    id: int
+    educator_id: int
+    name: str
+    description: str | None
+    ideas: int = Field(description="How many of the educator's ideas name it (a setup they name cannot be deleted)")

@@ -6,6 +6,7 @@ Completed ones carry outcomes and R for the track records, closed on different p
 import random
 from datetime import timedelta
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.concurrency import run_in_threadpool
 
@@ -14,7 +15,7 @@ from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.db import utcnow
 from tradeideas.ideas.commands import create_idea, set_status
 from tradeideas.ideas.markets import classify_market, listing_market
-from tradeideas.ideas.models import COMPLETED_STATUSES, IdeaImage, IdeaStatus, TradeIdea
+from tradeideas.ideas.models import COMPLETED_STATUSES, IdeaImage, IdeaSetup, IdeaStatus, TradeIdea
 from tradeideas.ideas.outcomes import STATUS_OUTCOMES, Levels, r_multiple
 from tradeideas.ideas.schemas import IdeaCreate
 from tradeideas.media.demo_charts import draw_chart
@@ -52,11 +53,77 @@ SAMPLES: list[tuple[int, str, str, str, str, str, str | None, str, str, str | No
      None),
     (2, "XAU/USD", "SELL", "Leverage", "4H", "2368.00", None, "2381.00", "2342.00", None, None, "successful", None),
     (3, "GBP/AUD", "BUY", "Leverage", "1H", "1.2710", None, "1.2680", "1.2770", None, None, "unsuccessful", None),
-    (4, "SPX500", "SELL", "Leverage", "4H", "5260", None, "5290", "5200", "5170", None, "successful:exit2", None),
+    (4, "GBP/USD", "SELL", "Leverage", "4H", "1.2660", None, "1.2690", "1.2600", "1.2570", None, "successful:exit2",
+     None),
     (5, "ETH/USDT", "BUY", "Leverage", "4H", "3380", None, "3310", "3520", None, None, "successful", None),
     (6, "BNB/USDT", "BUY", "Exchange", "1D", "585", None, "560", "630", None, None, "successful", None),
     (6, "LINK/USDT", "SELL", "Leverage", "1H", "14.20", None, "14.60", "13.40", None, None, "unsuccessful", None),
 ]  # fmt: skip
+
+# The setups demo educators keep: each educator keeps 3-5 of them, starting at a different one.
+# (name, description, why an idea of it was taken, with {pair} and {side}: "buyers" or "sellers")
+SETUPS: list[tuple[str, str, str]] = [
+    ("Breakout retest",
+     "Price closes beyond a level that held for days, comes back to it and holds: the old ceiling becomes the floor "
+     "(or the floor the ceiling). Entry on the retest, stop beyond the retest's extreme.",
+     "{pair} closed through a level that held all week and came back to test it; {side} defended the retest, so the "
+     "entry sits at the level with the stop beyond the retest's wick."),
+    ("Trend pullback",
+     "In an established trend, wait for a pullback into the rising (or falling) average or the last breakout zone "
+     "and enter as momentum turns back with the trend.",
+     "{pair} is trending with higher time frames aligned; the pullback reached the 20-period average where {side} "
+     "stepped in last time, so the risk is small against the trend's next leg."),
+    ("Range fade",
+     "In a clear range, sell the top and buy the bottom once price rejects the edge; the opposite edge is the "
+     "target and a close outside the range ends the idea.",
+     "{pair} has respected the same range for two weeks and just rejected its edge; {side} have the better odds "
+     "back towards the middle and the far side of the range."),
+    ("Liquidity sweep",
+     "Price runs the stops above a high (or below a low) and snaps back inside: the trapped traders fuel the move "
+     "the other way.",
+     "{pair} swept the obvious stops beyond the prior swing and closed back inside; the trapped orders give {side} "
+     "fuel, and the sweep's extreme is a clear invalidation."),
+    ("News continuation",
+     "After a scheduled release moves price decisively, join the move on its first orderly pause rather than the "
+     "spike itself.",
+     "{pair} moved hard on the release and paused in an orderly flag; {side} are in control, and the flag's far "
+     "side is where the idea is wrong."),
+    ("Support and resistance flip",
+     "A level that was support becomes resistance after it breaks (and the reverse); trade the first clean "
+     "reaction at the flipped level.",
+     "{pair} reached a level that switched roles last week; the first reaction there favours {side}, with the stop "
+     "just through the level."),
+]  # fmt: skip
+
+
+async def seed_setups(db: AsyncSession, settings: Settings, demo: DemoAccounts) -> None:
+    """Each demo educator keeps 3-5 setups (before their ideas are written, so every idea names one). Part of the
+    demo's history (`DEMO_HISTORY`): without it, as in tests and browser journeys, educators keep none and publish
+    without one until they add their own (decision 0170)."""
+    if not settings.demo_history:
+        return
+    now = utcnow()
+    for index, educator_id in enumerate(demo.educator_ids):
+        for offset in range(3 + index % 3):
+            name, description, _ = SETUPS[(index + offset) % len(SETUPS)]
+            db.add(
+                IdeaSetup(educator_id=educator_id, name=name, description=description, created_at=now, updated_at=now)
+            )
+    await db.flush()
+
+
+async def _setups_by_educator(db: AsyncSession) -> dict[int, list[IdeaSetup]]:
+    found: dict[int, list[IdeaSetup]] = {}
+    for setup in (await db.execute(select(IdeaSetup).order_by(IdeaSetup.id))).scalars():
+        found.setdefault(setup.educator_id, []).append(setup)
+    return found
+
+
+def demo_reason(setup: IdeaSetup, pair: str, order: str) -> str:
+    """Why a demo idea of `setup` was taken, in that setup's words."""
+    template = next((why for name, _, why in SETUPS if name == setup.name), "{pair}: {side} have the edge here.")
+    return template.format(pair=pair, side="buyers" if order == "BUY" else "sellers")
+
 
 # The idea that shows every medium: extra charts, a voice explanation and a video link.
 MEDIA_PAIR = "EUR/USD"
@@ -68,6 +135,7 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, demo: DemoAcco
     if not educators:
         return
     now = utcnow()
+    setups = await _setups_by_educator(db)
     for age, sample in enumerate(reversed(SAMPLES)):
         edu, pair, order, idea_type, tf, e1, e2, inv, x1, x2, x3, ending, notes = sample
         status, _, named = ending.partition(":")
@@ -82,6 +150,8 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, demo: DemoAcco
             ("Invalidation", inv),
             *((f"Exit {i}", x) for i, x in enumerate((x1, x2, x3), 1) if x),
         ]
+        own = setups.get(educator_id, [])
+        setup = own[age % len(own)] if own else None
         chart = await run_in_threadpool(draw_chart, pair, levels, bullish=order == "BUY", seed=age)
         media = await store_image_bytes(db, settings, educator_id, chart)
         idea = TradeIdea(
@@ -99,6 +169,8 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, demo: DemoAcco
             exit2=x2,
             exit3=x3,
             notes=notes,
+            setup_id=None if setup is None else setup.id,
+            reason=None if setup is None else demo_reason(setup, pair, order),
             status=status,
             completed=IdeaStatus(status) in COMPLETED_STATUSES,
             edited=False,
@@ -128,7 +200,7 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, demo: DemoAcco
 FOREX_PAIRS = [("EUR/USD", 1.0850, 4, 0.002, 0.006), ("GBP/USD", 1.2650, 4, 0.002, 0.007),
                ("USD/JPY", 151.20, 2, 0.002, 0.006), ("AUD/USD", 0.6610, 4, 0.002, 0.007),
                ("USD/CAD", 1.3720, 4, 0.002, 0.006), ("XAU/USD", 2345.0, 2, 0.003, 0.010),
-               ("EUR/GBP", 0.8590, 4, 0.002, 0.005), ("SPX500", 5210.0, 1, 0.004, 0.012)]  # fmt: skip
+               ("EUR/GBP", 0.8590, 4, 0.002, 0.005), ("USD/CHF", 0.8850, 4, 0.002, 0.006)]  # fmt: skip
 CRYPTO_PAIRS = [("BTC/USDT", 67250.0, 0, 0.010, 0.035), ("ETH/USDT", 3520.0, 1, 0.012, 0.040),
                 ("SOL/USDT", 148.50, 2, 0.015, 0.050), ("XRP/USDT", 0.5240, 4, 0.015, 0.045),
                 ("BNB/USDT", 585.0, 1, 0.012, 0.040), ("ADA/USDT", 0.4520, 4, 0.015, 0.050)]  # fmt: skip
@@ -156,6 +228,7 @@ async def seed_history(db: AsyncSession, settings: Settings, demo: DemoAccounts)
         return
     now = utcnow()
     educators = await accounts.public_users(db, demo.educator_ids)
+    setups = await _setups_by_educator(db)
     for educator_id in demo.educator_ids:
         educator = educators[educator_id]
         rng = random.Random(educator.id * 7919)
@@ -163,7 +236,7 @@ async def seed_history(db: AsyncSession, settings: Settings, demo: DemoAccounts)
         win_rate = rng.uniform(0.40, 0.58)
         count = rng.randint(40, 80)
         starts = sorted(rng.uniform(0, HISTORY_DAYS - 11) for _ in range(count))
-        for offset in starts:
+        for number, offset in enumerate(starts):
             crypto = rng.random() < crypto_share
             pair, price, decimals, low, high = rng.choice(CRYPTO_PAIRS if crypto else FOREX_PAIRS)
             frame = rng.choice(list(HOLDING))
@@ -171,6 +244,10 @@ async def seed_history(db: AsyncSession, settings: Settings, demo: DemoAccounts)
             risk = entry * rng.uniform(low, high)
             buy = rng.random() < 0.55
             sign = 1 if buy else -1
+
+            own = setups.get(educator.id, [])
+            # In turn, not drawn: the generator's sequence (and so the history's mix) stays as it was.
+            setup = own[number % len(own)] if own else None
 
             def level(distance: float, entry: float = entry, sign: int = sign, decimals: int = decimals) -> str:
                 return f"{entry + sign * distance:.{decimals}f}"
@@ -186,6 +263,8 @@ async def seed_history(db: AsyncSession, settings: Settings, demo: DemoAccounts)
                     "invalidationLevel": level(-risk),
                     "exit1": level(risk * rng.choice((1.5, 2.0))),
                     "exit2": level(risk * 3.0) if rng.random() < 0.6 else None,
+                    "setupId": None if setup is None else setup.id,
+                    "reason": None if setup is None else demo_reason(setup, pair, "BUY" if buy else "SELL"),
                 }
             )
             published = now - timedelta(days=HISTORY_DAYS - offset, minutes=rng.randint(0, 600))

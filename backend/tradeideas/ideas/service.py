@@ -1,5 +1,6 @@
 """The ideas domain's rules, one module per concern: `queries` (reading and presenting), `commands`
-(changes, each publishing its event) and `pages` (the cached JSON list page). Routers use this module."""
+(changes, each publishing its event), `pages` (the cached JSON list page) and `setups` (the educators' named
+setups their ideas are). Routers use this module."""
 
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -15,7 +16,7 @@ from tradeideas.ideas.commands import (
     set_status,
     update_idea,
 )
-from tradeideas.ideas.models import TradeIdea
+from tradeideas.ideas.models import IdeaStatus, TradeIdea
 from tradeideas.ideas.pages import IdeaPages
 from tradeideas.ideas.queries import (
     IDEA_NOT_FOUND,
@@ -28,6 +29,13 @@ from tradeideas.ideas.queries import (
     viewer_of,
 )
 from tradeideas.ideas.schemas import IdeaOut
+from tradeideas.ideas.setups import (
+    create_setup,
+    delete_setup,
+    get_setup,
+    list_setups,
+    update_setup,
+)
 from tradeideas.ideas.states import idea_states
 
 __all__ = [
@@ -37,12 +45,17 @@ __all__ = [
     "Viewer",
     "completed_ideas_of",
     "create_idea",
+    "create_setup",
     "delete_idea",
+    "delete_setup",
     "educator_of",
     "get_idea",
+    "get_setup",
     "idea_results",
     "idea_states",
+    "is_open",
     "list_revisions",
+    "list_setups",
     "mark_seen",
     "newest_idea",
     "normalise_status",
@@ -51,6 +64,7 @@ __all__ = [
     "recount_unseen",
     "set_status",
     "update_idea",
+    "update_setup",
     "viewer_of",
 ]
 
@@ -61,6 +75,12 @@ __all__ = [
 class IdeaResult(NamedTuple):
     status: str
     r_multiple: float | None
+
+
+def is_open(idea: TradeIdea) -> bool:
+    """Still open (active, not invalidated): what paid access closes to members whose plans do not include its
+    educator; completed and invalidated ideas are part of the public record."""
+    return not idea.completed and idea.status != IdeaStatus.INVALIDATED
 
 
 async def public_idea(db: AsyncSession, idea_id: int) -> IdeaOut:

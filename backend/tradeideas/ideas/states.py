@@ -23,6 +23,8 @@ STATE_COLUMNS = (
     TradeIdea.exit1,
     TradeIdea.exit2,
     TradeIdea.exit3,
+    TradeIdea.setup_id,
+    TradeIdea.reason,
     TradeIdea.status,
     TradeIdea.outcome,
     TradeIdea.close_price,

@@ -125,6 +125,10 @@ class IdeaState(Protocol):
     @property
     def exit3(self) -> str | None: ...
     @property
+    def setup_id(self) -> int | None: ...
+    @property
+    def reason(self) -> str | None: ...
+    @property
     def status(self) -> str: ...
     @property
     def outcome(self) -> str | None: ...
@@ -132,6 +136,10 @@ class IdeaState(Protocol):
     def close_price(self) -> str | None: ...
     @property
     def r_multiple(self) -> float | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def closed_at(self) -> datetime | None: ...
 
 
 def _text(value: object) -> str | None:
@@ -139,9 +147,11 @@ def _text(value: object) -> str | None:
 
 
 def idea_payload(idea: IdeaState) -> Payload:
-    """The idea's identity, levels, status and outcome as the ledger keeps them (every number a string; R with
-    the two decimals it is stored with)."""
+    """The idea's identity (its setup and reason too), levels, status, outcome and dates as the ledger keeps them
+    (every number a string; R with the two decimals it is stored with; moments as `format_at` writes them). Every
+    field that shapes a record is here, so `verify-ledger` can compare each with the table (decisions 0080, 0170)."""
     r = idea.r_multiple
+    closed = idea.closed_at
     return {
         "educatorId": str(idea.educator_id),
         "pair": idea.pair,
@@ -155,11 +165,20 @@ def idea_payload(idea: IdeaState) -> Payload:
         "exit1": idea.exit1,
         "exit2": idea.exit2,
         "exit3": idea.exit3,
+        "setupId": _text(idea.setup_id),
+        "reason": idea.reason,
         "status": _text(idea.status),
         "outcome": idea.outcome,
         "closePrice": idea.close_price,
         "rMultiple": None if r is None else f"{r:.2f}",
+        "createdAt": format_at(idea.created_at),
+        "closedAt": None if closed is None else format_at(closed),
     }
+
+
+# Fields added to the payload after entries were first written (decisions 0080 and 0170): an entry hashed without
+# them says nothing about them, so they are compared only where the ledger's last entry for the idea holds them.
+LATER_FIELDS: frozenset[str] = frozenset({"createdAt", "closedAt", "setupId", "reason"})
 
 
 @dataclass(frozen=True)
@@ -176,11 +195,7 @@ class StoredIdea(IdeaState, Protocol):
     @property
     def id(self) -> int: ...
     @property
-    def created_at(self) -> datetime: ...
-    @property
     def updated_at(self) -> datetime: ...
-    @property
-    def closed_at(self) -> datetime | None: ...
 
 
 def entries_for_existing(ideas: Iterable[StoredIdea]) -> list[Planned]:
@@ -189,7 +204,14 @@ def entries_for_existing(ideas: Iterable[StoredIdea]) -> list[Planned]:
     planned: list[Planned] = []
     for idea in ideas:
         current = idea_payload(idea)
-        published = {**current, "status": "active", "outcome": None, "closePrice": None, "rMultiple": None}
+        published = {
+            **current,
+            "status": "active",
+            "outcome": None,
+            "closePrice": None,
+            "rMultiple": None,
+            "closedAt": None,
+        }
         planned.append(Planned(idea.created_at, "idea.published", idea.id, published))
         if current != published:
             planned.append(Planned(idea.closed_at or idea.updated_at, "idea.result", idea.id, current))

@@ -7,7 +7,7 @@ forking the chain. `payload` is stored as the canonical JSON text it was hashed 
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Date, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Date, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from tradeideas.db import Base, UTCDateTime
@@ -40,3 +40,37 @@ class LedgerDay(Base):
     hash: Mapped[str] = mapped_column(String(64))
     # When the fingerprint was posted to the messaging channel (null: not yet, or no channel configured).
     posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+
+
+class LedgerTimestamp(Base):
+    """An RFC 3161 time-stamp of the chain's hash at `seq` by one authority (decision 0100): a day's fingerprint or
+    the running head. `token` is the authority's signed token (DER), checked when it arrived and by both verifiers;
+    `at` is the time it states. One per authority and position: the head stamped at the day's last entry is that
+    day's fingerprint stamped too."""
+
+    __tablename__ = "ledger_timestamps"
+    __table_args__ = (
+        UniqueConstraint("authority", "seq"),
+        Index("ix_ledger_timestamps_seq", "seq"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    authority: Mapped[str] = mapped_column(String(500))  # the URL it was asked at
+    seq: Mapped[int] = mapped_column(BigInteger)
+    hash: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    token: Mapped[bytes] = mapped_column(LargeBinary)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TimestampAuthority(Base):
+    """How each authority in TSA_URLS last answered, for the health check and the retries' backoff."""
+
+    __tablename__ = "timestamp_authorities"
+
+    url: Mapped[str] = mapped_column(String(500), primary_key=True)
+    last_success: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    last_failure: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    last_error: Mapped[str | None] = mapped_column(Text, default=None)
+    failures: Mapped[int] = mapped_column(Integer, default=0)  # in a row; 0 after a success
+    next_try_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)

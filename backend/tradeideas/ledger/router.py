@@ -3,7 +3,7 @@
 import datetime as dt
 from typing import Annotated
 
-from fastapi import Query
+from fastapi import Query, Response
 
 from tradeideas.core.deps import DbSession
 from tradeideas.core.routing import api_router
@@ -12,6 +12,9 @@ from tradeideas.ledger.schemas import DayFingerprint, LedgerPage, Proof
 from tradeideas.permissions import Public, SignedIn
 
 router = api_router(prefix="/api/proof", tags=["proof"])
+# The standalone verifier, beside the page that tells members to run it (outside /api: it is a file, not data, and
+# like /metrics it stays out of the API's OpenAPI document; /api/proof gives its address and SHA-256).
+files = api_router(tags=["proof"], include_in_schema=False)
 
 MAX_PAGE = 1000
 
@@ -37,3 +40,16 @@ async def read_proof(db: DbSession) -> Proof:
 async def read_proof_day(date: dt.date, db: DbSession) -> DayFingerprint:
     """One UTC day's fingerprint: the hash of that day's last entry (404 when nothing was recorded that day)."""
     return await service.proof_day(db, date)
+
+
+@files.get(
+    "/proof/verify_ledger.py",
+    dependencies=[Public],
+    response_class=Response,
+    responses={200: {"content": {"text/x-python": {"schema": {"type": "string"}}}}},
+)
+async def download_verifier() -> Response:
+    """The standalone verifier (standard-library Python) as text; /api/proof gives its SHA-256."""
+    verifier = service.verifier()
+    headers = {"Content-Disposition": 'inline; filename="verify_ledger.py"', "X-Content-SHA256": verifier.sha256}
+    return Response(verifier.text, media_type="text/x-python; charset=utf-8", headers=headers)

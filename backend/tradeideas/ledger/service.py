@@ -9,9 +9,12 @@ event arrives.
 In both, `seq` is the primary key: a writer that somehow read a stale head fails on insert instead of forking.
 """
 
+import hashlib
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from sqlalchemy import event, func, insert, select, text
@@ -22,6 +25,7 @@ from sqlalchemy.util import await_only
 from tradeideas.core.errors import NotFound
 from tradeideas.db import utcnow
 from tradeideas.ideas.events import IdeaCreated, IdeaDeleted, IdeaStatusChanged, IdeaUpdated
+from tradeideas.ledger import timestamps
 from tradeideas.ledger.chain import (
     GENESIS,
     STATE_KINDS,
@@ -34,8 +38,9 @@ from tradeideas.ledger.chain import (
     idea_payload,
 )
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
-from tradeideas.ledger.schemas import DayFingerprint, EntryOut, Head, LedgerPage, Proof
+from tradeideas.ledger.schemas import DayFingerprint, EntryOut, Head, LedgerPage, Proof, TimestampOut, VerifierOut
 from tradeideas.prices.events import IdeaPriceChecked
+from tradeideas.settings import REPO_ROOT
 
 # "ledger" in ASCII: the advisory lock that serialises appends (events use 111559182283891, housekeeping 7370421012).
 APPEND_LOCK = 0x6C6564676572
@@ -270,19 +275,44 @@ async def ledger_page(db: AsyncSession, after: int, limit: int) -> LedgerPage:
     return LedgerPage(entries=[entry_out(r) for r in rows], next_after=rows[-1].seq if more else None)
 
 
-def day_out(day: LedgerDay) -> DayFingerprint:
+def day_out(day: LedgerDay, stamps: list[TimestampOut]) -> DayFingerprint:
     return DayFingerprint(
-        date=day.day, first_seq=day.first_seq, last_seq=day.last_seq, entries=day.entries, hash=day.hash
+        date=day.day,
+        first_seq=day.first_seq,
+        last_seq=day.last_seq,
+        entries=day.entries,
+        hash=day.hash,
+        timestamps=stamps,
     )
 
 
+VERIFIER_PATH = REPO_ROOT / "tools" / "verify_ledger.py"
+VERIFIER_URL = "/proof/verify_ledger.py"
+
+
+@dataclass(frozen=True)
+class Verifier:
+    text: bytes
+    sha256: str
+
+
+@cache
+def verifier() -> Verifier:
+    """The standalone verifier as this server ships it, read once, with its SHA-256."""
+    text = VERIFIER_PATH.read_bytes()
+    return Verifier(text, hashlib.sha256(text).hexdigest())
+
+
 async def proof(db: AsyncSession) -> Proof:
-    """The head of the chain and every day's fingerprint, newest day first."""
+    """The head of the chain and every day's fingerprint, newest day first, and where to get the verifier."""
     last = await head(db)
-    days = (await db.execute(select(LedgerDay).order_by(LedgerDay.day.desc()))).scalars()
+    days = list((await db.execute(select(LedgerDay).order_by(LedgerDay.day.desc()))).scalars())
+    stamps = await timestamps.of_seqs(db, [d.last_seq for d in days])
     return Proof(
         head=Head(seq=last.seq, hash=last.hash) if last is not None else Head(seq=0, hash=GENESIS),
-        days=[day_out(d) for d in days],
+        days=[day_out(d, stamps.get(d.last_seq, [])) for d in days],
+        timestamps=await timestamps.latest(db),
+        verifier=VerifierOut(url=VERIFIER_URL, sha256=verifier().sha256),
     )
 
 
@@ -290,7 +320,7 @@ async def proof_day(db: AsyncSession, day: date) -> DayFingerprint:
     row = await db.get(LedgerDay, day)
     if row is None:
         raise NotFound(DAY_NOT_FOUND, code="no_ledger_day")
-    return day_out(row)
+    return day_out(row, await timestamps.between(db, row.first_seq, row.last_seq))
 
 
 # Completed days whose fingerprint is still posted when the channel learns of it late (a server down over midnight);

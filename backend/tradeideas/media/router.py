@@ -2,8 +2,8 @@
 
 from typing import Annotated
 
-from fastapi import File, UploadFile, status
-from fastapi.responses import FileResponse
+from fastapi import File, Header, UploadFile, status
+from fastapi.responses import Response
 
 from tradeideas.core.deps import AppSettings, DbSession
 from tradeideas.core.routing import api_router
@@ -14,10 +14,8 @@ from tradeideas.permissions import EducatorOnly, Public
 router = api_router(prefix="/api/media", tags=["media"])
 files_router = api_router(prefix="/media", tags=["media"], dependencies=[Public])
 
-IMMUTABLE = "public, max-age=31536000, immutable"
 
-
-@router.post("", status_code=status.HTTP_201_CREATED, responses={413: {}, 422: {}})
+@router.post("", status_code=status.HTTP_201_CREATED, responses={413: {}, 422: {}, 503: {}})
 async def upload_media(
     principal: EducatorOnly, db: DbSession, settings: AppSettings, file: Annotated[UploadFile, File()]
 ) -> MediaOut:
@@ -31,11 +29,8 @@ async def upload_media(
 
 
 @files_router.get("/{name:path}", include_in_schema=False)
-async def get_media(name: str, settings: AppSettings) -> FileResponse:
-    """Serve an uploaded image or voice note (public so it loads in <img>/<audio>; names are unguessable)."""
-    path = service.media_path(settings, name)
-    return FileResponse(
-        path,
-        media_type=service.content_type(name),
-        headers={"Cache-Control": IMMUTABLE, "X-Content-Type-Options": "nosniff"},
-    )
+async def get_media(
+    name: str, settings: AppSettings, range_header: Annotated[str | None, Header(alias="range")] = None
+) -> Response:
+    """Serve an uploaded image or voice note from the media store (public: <img>/<audio>; names are unguessable)."""
+    return await service.media_response(settings, name, range_header)

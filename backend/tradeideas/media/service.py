@@ -6,13 +6,11 @@ through POST /api/media also keep a version up to 2048 px wide for the full-scre
 """
 
 import asyncio
+import contextlib
 import io
-import os
-import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from weakref import WeakKeyDictionary
 
 import anyio
@@ -21,11 +19,12 @@ from fastapi import UploadFile
 from PIL import ExifTags, Image, UnidentifiedImageError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.media.audio import AUDIO_TOO_LARGE, audio_container, encode_audio
 from tradeideas.media.models import MediaFile
+from tradeideas.media.store import StorageUnavailable, is_media_name, media_store
 from tradeideas.settings import Settings
 
 NOT_AN_IMAGE = "Please upload only image files."
@@ -51,8 +50,6 @@ ORIENTATIONS = {
     7: Image.Transpose.TRANSVERSE,
     8: Image.Transpose.ROTATE_90,
 }
-FILE_NAME = re.compile(r"^[A-Za-z0-9_-]{32}\.(jpg|m4a)$")
-CONTENT_TYPES = {".jpg": "image/jpeg", ".m4a": "audio/mp4"}
 
 
 @dataclass(frozen=True)
@@ -151,11 +148,20 @@ async def read_upload(upload: UploadFile, too_large: str = TOO_LARGE) -> bytes:
     return raw
 
 
-def _write_file(directory: Path, name: str, data: bytes) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    tmp = directory / f".{name}.tmp"
-    tmp.write_bytes(data)
-    os.replace(tmp, directory / name)
+async def _put_all(settings: Settings, files: list[tuple[str, bytes]]) -> None:
+    """Write every file to the media store before any row refers to them; on failure remove the ones written
+    (best effort) and raise StorageUnavailable, so nothing points at a missing file."""
+    store = media_store(settings)
+    written: list[str] = []
+    try:
+        for name, data in files:
+            await store.put(name, data)
+            written.append(name)
+    except StorageUnavailable:
+        for name in written:
+            with contextlib.suppress(StorageUnavailable):
+                await store.delete(name)
+        raise
 
 
 def _new_name(suffix: str) -> str:
@@ -167,11 +173,12 @@ async def store_image_bytes(
 ) -> MediaFile:
     encoded = await anyio.to_thread.run_sync(lambda: encode_image(raw, full=full), limiter=_decode_limiter(settings))
     name = _new_name(".jpg")
-    await run_in_threadpool(_write_file, settings.media_dir, name, encoded.data)
+    files = [(name, encoded.data)]
     full_name = None
     if encoded.full is not None:
         full_name = _new_name(".jpg")
-        await run_in_threadpool(_write_file, settings.media_dir, full_name, encoded.full.data)
+        files.append((full_name, encoded.full.data))
+    await _put_all(settings, files)
     media = MediaFile(
         owner_id=owner_id,
         file_name=name,
@@ -196,7 +203,7 @@ async def store_audio_bytes(db: AsyncSession, settings: Settings, owner_id: int,
     """Decode, re-encode (AAC in MP4) and save a voice note owned by `owner_id`."""
     encoded = await anyio.to_thread.run_sync(encode_audio, raw, limiter=_decode_limiter(settings))
     name = _new_name(".m4a")
-    await run_in_threadpool(_write_file, settings.media_dir, name, encoded.data)
+    await _put_all(settings, [(name, encoded.data)])
     media = MediaFile(
         owner_id=owner_id, file_name=name, width=0, height=0, kind="audio", duration_seconds=encoded.duration_seconds
     )
@@ -218,18 +225,17 @@ async def store_upload(db: AsyncSession, settings: Settings, owner_id: int, uplo
     return await store_image(db, settings, owner_id, upload, full=True)
 
 
-def content_type(name: str) -> str:
-    return CONTENT_TYPES[Path(name).suffix]
+async def media_response(settings: Settings, name: str, byte_range: str | None) -> Response:
+    """The answer serving /media/{name} from the configured store; NotFound for anything that is not one of our
+    names or is not there."""
+    if not is_media_name(name):
+        raise NotFound("Image not found")
+    return await media_store(settings).response(name, byte_range)
 
 
-def media_path(settings: Settings, name: str) -> Path:
-    """The file behind /media/{name}; NotFound for anything that is not one of our names."""
-    if not FILE_NAME.fullmatch(name):
-        raise NotFound("Image not found")
-    path = settings.media_dir / name
-    if not path.is_file():
-        raise NotFound("Image not found")
-    return path
+async def store_reachable(settings: Settings) -> bool:
+    """Whether the configured media store answers (within a couple of seconds) and may be written to."""
+    return await media_store(settings).reachable()
 
 
 def mark_in_use(*media: MediaFile) -> None:

@@ -24,7 +24,8 @@ class IdeaPriceChecked(DomainEvent):
     receivers = SERVER
     idea_id: int
     educator_id: int
-    step: Literal["triggered", "exit1", "exit2", "exit3", "stop", "settled", "unverifiable"]
+    # reopened: an idea no feed could check (no forex feed configured) is checked now that one is
+    step: Literal["triggered", "exit1", "exit2", "exit3", "stop", "settled", "unverifiable", "reopened"]
     at: datetime
     feed: str | None
     symbol: str | None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-import httpx
+import aiohttp
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,7 +31,15 @@ from tradeideas.db import Database, utcnow
 from tradeideas.ideas.pricing import ideas_to_price
 from tradeideas.prices import service
 from tradeideas.prices.book import Book
-from tradeideas.prices.feeds import BinanceFeed, Feed, FeedUnavailable, OandaFeed, UnknownSymbol
+from tradeideas.prices.feeds import (
+    Answer,
+    BinanceFeed,
+    DukascopyFeed,
+    Feed,
+    FeedUnavailable,
+    OandaFeed,
+    UnknownSymbol,
+)
 from tradeideas.prices.models import IdeaVerification
 from tradeideas.prices.settlement import DETAIL, Candle, Plan, Progress, advance, unverifiable, watched
 from tradeideas.realtime.service import publish_many
@@ -40,7 +48,6 @@ from tradeideas.settings import Settings
 log = logging.getLogger(__name__)
 
 FeedStatus = Literal["ok", "degraded", "off"]
-MAX_BACKOFF_SECONDS = 300.0
 PRUNE_EVERY_SECONDS = 3600.0
 SERIES_CONCURRENCY = 8
 CHECKPOINT_BATCH = 100  # cursor-only checkpoints written per round, oldest first
@@ -60,24 +67,40 @@ BETWEEN_WRITES_SECONDS = 0.12
 
 
 @dataclass
-class FeedHealth:
-    """When a feed may be asked again, and how the last request went."""
+class SymbolHealth:
+    """How one symbol's requests went: its own backoff, so one symbol's bad answers never hold back another's."""
 
-    blocked_until: float = 0.0
-    failures: int = 0
-    ok: bool | None = None  # None: not asked yet
+    failures: int = 0  # rounds in a row that failed (one per round, however many requests it made)
+    blocked_until: float = 0.0  # monotonic
+    reason: str | None = None  # why its last round failed; None when it answered
+
+
+@dataclass
+class FeedHealth:
+    """When a feed may be asked again, and how its symbols' last rounds went."""
+
+    retry_until: float = 0.0  # monotonic: the feed said to stay away (Retry-After, a ban, a refused location)
+    retry_reason: str | None = None
+    last_success: datetime | None = None
+    symbols: dict[str, SymbolHealth] = field(default_factory=dict)
     newest: int | None = None  # end of the newest candle held for the watched symbols (epoch seconds)
 
-    def failed(self, now: float, error: FeedUnavailable) -> None:
-        self.failures += 1
-        self.ok = False
-        wait = error.retry_after if error.retry_after is not None else min(MAX_BACKOFF_SECONDS, 2.0**self.failures)
-        self.blocked_until = now + wait
+    def symbol(self, symbol: str) -> SymbolHealth:
+        return self.symbols.setdefault(symbol, SymbolHealth())
 
-    def succeeded(self) -> None:
-        self.failures = 0
-        self.ok = True
-        self.blocked_until = 0.0
+    def failing(self, clock: float) -> dict[str, str]:
+        """Symbol -> why it is not being checked now."""
+        out = {s: h.reason for s, h in self.symbols.items() if h.reason is not None}
+        if clock < self.retry_until and self.retry_reason:
+            out = {s: out.get(s, self.retry_reason) for s in self.symbols} or {"*": self.retry_reason}
+        return out
+
+    def told_to_wait(self, clock: float, error: FeedUnavailable) -> None:
+        """A 429, 418 or 451 says how long the whole feed is to be left alone: every symbol waits for it, and an
+        answer to a request already under way does not shorten it."""
+        if error.retry_after is not None:
+            self.retry_until = max(self.retry_until, clock + error.retry_after)
+            self.retry_reason = str(error)
 
 
 @dataclass
@@ -101,6 +124,8 @@ class Round:
     writes_moved: int = 0  # transactions that wrote steps: each drops the cached idea pages once
     series: int = 0
     replayed: int = 0  # ideas replayed over new candles (new ones, and those a candle may move)
+    # (feed, symbol) -> why its requests failed this round, None when they all answered with believable candles
+    outcomes: dict[tuple[str, str], str | None] = field(default_factory=dict)
 
 
 class PricePoller:
@@ -110,7 +135,7 @@ class PricePoller:
         settings: Settings,
         leader: Leader,
         now: Callable[[], datetime] = utcnow,
-        client: httpx.AsyncClient | None = None,
+        client: aiohttp.ClientSession | None = None,
     ) -> None:
         self.database = database
         self.settings = settings
@@ -127,9 +152,12 @@ class PricePoller:
         self.held: dict[tuple[str, str], Held] = {}
         self.known: set[tuple[str, str]] = set()  # symbols the feed confirmed in this process
         self.adopted_up_to = 0
+        self.rounds = 0
+        self.in_use: set[str] = set()  # feeds the last round had symbols on
         self._last_prune = 0.0
         self._task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
+        self.clock: Callable[[], float] = time.monotonic  # backoffs and Retry-After (tests move it)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -142,10 +170,15 @@ class PricePoller:
     def prepare(self) -> None:
         """The feed clients (started by `start`; tests call it and run rounds themselves)."""
         if self._client is None:
-            self._client = httpx.AsyncClient(headers={"User-Agent": "tradeideas-price-check"})
-        self.feeds["binance"] = BinanceFeed(self._client, self.settings.binance_api_url)
-        if self.settings.oanda_token:
-            self.feeds["oanda"] = OandaFeed(self._client, self.settings.oanda_api_url, self.settings.oanda_token)
+            self._client = aiohttp.ClientSession(headers={"User-Agent": "tradeideas-price-check"})
+        settings = self.settings
+        cap, wait = settings.price_max_response_bytes, settings.price_max_backoff_seconds
+        self.feeds["binance"] = BinanceFeed(self._client, settings.binance_api_url, cap, wait)
+        forex = settings.forex_feed_in_use
+        if forex == "oanda" and settings.oanda_token:
+            self.feeds["oanda"] = OandaFeed(self._client, settings.oanda_api_url, settings.oanda_token, cap, wait)
+        elif forex == "dukascopy":
+            self.feeds["dukascopy"] = DukascopyFeed(self._client, settings.dukascopy_url, cap, wait)
         self.health = {name: FeedHealth() for name in self.feeds}
 
     async def stop(self) -> None:
@@ -155,7 +188,7 @@ class PricePoller:
                 await self._task
             self._task = None
         if self._own_client and self._client is not None:
-            await self._client.aclose()
+            await self._client.close()
             self._client = None
 
     async def _loop(self) -> None:
@@ -179,11 +212,39 @@ class PricePoller:
     # ---------------------------------------------------------------- one round
 
     def status(self) -> FeedStatus:
-        """ok when every feed asked answered its last request; degraded otherwise, or before any answer."""
+        """ok when every symbol of every feed in use answered its last round with believable candles; degraded
+        otherwise, and before the first round."""
         if self.settings.price_feed == "off":
             return "off"
-        asked = [h.ok for h in self.health.values() if h.ok is not None]
-        return "ok" if asked and all(asked) else "degraded"
+        clock = self.clock()
+        failing = any(self.health[name].failing(clock) for name in self.in_use)
+        return "ok" if self.rounds and not failing else "degraded"
+
+    def report(self) -> dict[str, object]:
+        """What `/api/health` shows of the feeds: the status and, per feed, its last success and failing symbols."""
+        clock = self.clock()
+        feeds = {}
+        for name, health in self.health.items():
+            feeds[name] = {
+                "lastSuccess": health.last_success.isoformat() if health.last_success else None,
+                "failing": [{"symbol": s, "reason": r} for s, r in sorted(health.failing(clock).items())],
+            }
+        return {"status": self.status(), "feeds": feeds}
+
+    def _record_health(self, outcomes: dict[tuple[str, str], str | None], now: datetime) -> None:
+        """One failure per symbol per round, whatever number of requests failed; an answer resets it at once."""
+        clock = self.clock()
+        for (feed, symbol), reason in outcomes.items():
+            health = self.health[feed]
+            one = health.symbol(symbol)
+            if reason is None:
+                one.failures, one.blocked_until, one.reason = 0, 0.0, None
+                health.last_success = now
+                continue
+            one.failures += 1
+            one.reason = reason
+            backoff = min(self.settings.price_max_backoff_seconds, 2.0 ** (one.failures - 1))
+            one.blocked_until = clock + backoff
 
     async def run_round(self) -> Round:
         """One poll: adopt new ideas, one request per symbol and granularity, replay only the ideas the new candles
@@ -208,8 +269,9 @@ class PricePoller:
                 except UnknownSymbol as error:
                     unknown[key] = str(error)
                     return
-                except Exception:
+                except Exception as error:  # never a traceback loop: a failure of this symbol, backed off
                     log.exception("price check of %s %s failed", *key)
+                    result.outcomes[key] = f"internal error: {error.__class__.__name__}"
                     return
                 if candles:
                     fetched[key] = candles
@@ -252,9 +314,12 @@ class PricePoller:
         for name, health in self.health.items():
             lag = 0.0 if not series or health.newest is None else max(0.0, now.timestamp() - health.newest)
             PRICE_FEED_LAG.labels(name).set(lag)
+        self._record_health(result.outcomes, now)
+        self.in_use = {feed for feed, _ in series}
+        self.rounds += 1
         prune = time.monotonic() - self._last_prune > PRUNE_EVERY_SECONDS
         async with self.database.sessionmaker() as db, db.begin():
-            await service.write_status(db, self.status())
+            await service.write_status(db, self.report())
             if prune:
                 self._last_prune = time.monotonic()
                 await service.prune_candles(db, now)
@@ -324,6 +389,10 @@ class PricePoller:
         """Verification rows for the ideas that have none. The first round after a start reads (and adopts) them in
         slices, each in a transaction of its own, with a pause between."""
         if self.adopted_up_to == 0:
+            async with self.database.sessionmaker() as db, db.begin():
+                reopened = await service.reopen_unchecked(db, self.settings)
+            if reopened:
+                log.info("price check: %d forex ideas no feed could check are checked again", reopened)
             async with self.database.sessionmaker() as db:
                 newest = await service.max_adopted(db)
                 have = await service.adopted_ids(db, 0)
@@ -409,36 +478,57 @@ class PricePoller:
         """The symbol checked once per process, then its new base candles: one request."""
         feed_name, symbol = key
         feed = self.feeds[feed_name]
-        health = self.health[feed_name]
-        if key not in self.known and time.monotonic() >= health.blocked_until:
+        if key not in self.known and self._may_ask(feed, symbol):
             try:
                 await feed.check_symbol(symbol, self.now().timestamp())
                 self.known.add(key)
-                health.succeeded()
             except FeedUnavailable as error:
-                health.failed(time.monotonic(), error)
+                self._failed(feed, symbol, error, result)
         if key not in self.known:
             return None
         held = self.held[key]
         newest = max((c.end for c in held.candles if c.complete), default=None)
         start = held.needed if newest is None or newest < held.needed else newest
+        resume = feed.resume_from(symbol)
+        if resume is not None:
+            start = max(start, resume)
         return await self._fetch(feed, symbol, feed.base, start, result)
 
-    async def _fetch(self, feed: Feed, symbol: str, granularity: str, start: int, result: Round) -> list[Candle] | None:
+    def _may_ask(self, feed: Feed, symbol: str) -> bool:
+        clock = self.clock()
         health = self.health[feed.name]
-        clock = time.monotonic()
-        if clock < health.blocked_until:
+        return clock >= health.retry_until and clock >= health.symbol(symbol).blocked_until
+
+    def _failed(self, feed: Feed, symbol: str, error: FeedUnavailable, result: Round) -> None:
+        self.health[feed.name].told_to_wait(self.clock(), error)
+        result.outcomes[(feed.name, symbol)] = str(error)
+        log.warning("price feed %s, %s: %s", feed.name, symbol, error)
+
+    async def _fetch(
+        self, feed: Feed, symbol: str, granularity: str, start: int, result: Round, end: int | None = None
+    ) -> list[Candle] | None:
+        """The believable candles of one answer; None when the feed or the symbol is left alone or did not answer.
+        Candles that fail their checks are dropped with a warning, counted, and fail the symbol's round."""
+        if not self._may_ask(feed, symbol):
             return None
         key = (feed.name, symbol, granularity)
         result.requests[key] = result.requests.get(key, 0) + 1
         try:
-            candles = await feed.candles(symbol, granularity, start, now=self.now().timestamp())
+            answer: Answer = await feed.candles(symbol, granularity, start, now=self.now().timestamp(), end=end)
         except FeedUnavailable as error:
-            health.failed(clock, error)
-            log.warning("%s", error)
+            self._failed(feed, symbol, error, result)
             return None
-        health.succeeded()
-        return candles
+        for rejection in answer.rejected:
+            feed.reject(rejection)
+            log.warning(
+                "price feed %s, %s: candle dropped (%s): %s", feed.name, symbol, rejection.reason, rejection.detail
+            )
+        if answer.rejected:
+            first = answer.rejected[0]
+            result.outcomes[(feed.name, symbol)] = f"{feed.label} sent a candle that fails its check ({first.reason})"
+        elif answer.asked:  # not asked (nothing new to ask for): how it last answered still stands
+            result.outcomes.setdefault((feed.name, symbol), None)
+        return answer.candles
 
     async def _rows(self, db: AsyncSession, ids: list[int]) -> list[IdeaVerification]:
         out: list[IdeaVerification] = []
@@ -540,6 +630,8 @@ class PricePoller:
         self.member_of.clear()
         self.held.clear()
         self.adopted_up_to = 0
+        for feed in self.feeds.values():
+            feed.forget()
 
     def forget(self, idea_id: int) -> None:
         self.progress.pop(idea_id, None)
@@ -568,7 +660,7 @@ class PricePoller:
         covered = {t for t in needs if any(c.time >= t + step - 5 and c.complete for c in stored)}
         fetched = None
         if covered != needs and (feed.name, symbol) in self.known:
-            fetched = await self._fetch(feed, symbol, fine, start, result)
+            fetched = await self._fetch(feed, symbol, fine, start, result, end)
             if fetched is None:
                 return None  # the feed is away: the ideas wait for it rather than settle without their finer candles
             stored = _merged(stored, [c for c in fetched if start <= c.time < end])
@@ -581,12 +673,12 @@ class PricePoller:
     async def _unknown(
         self, db: AsyncSession, rows: list[IdeaVerification], feed: str, symbol: str, message: str
     ) -> None:
-        reason = service.UNKNOWN_SYMBOL.format(
-            feed="Binance" if feed == "binance" else "OANDA", symbol=symbol, message=message.rstrip(".")
-        )
+        detail = service.UNKNOWN_SYMBOL.format(feed=self.feeds[feed].label, symbol=symbol, message=message.rstrip("."))
+        log.warning("price check: %s", detail)
+        pairs = {i.id: i.pair for i in await ideas_to_price(db, ids=[r.idea_id for r in rows], limit=len(rows))}
         for row in rows:
             before = service.load_progress(row.progress)
-            after = unverifiable(reason)
+            after = unverifiable(service.NOT_AVAILABLE.format(pair=pairs.get(row.idea_id, symbol)), detail)
             service.apply_progress(row, after)
             await service.announce(db, row, self.settings)
             await service.publish_steps(db, row, before, after)

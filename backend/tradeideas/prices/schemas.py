@@ -7,6 +7,7 @@ from pydantic import Field
 
 from tradeideas.core.schemas import CamelModel
 
+PriceFeedName = Literal["binance", "oanda", "dukascopy"]
 VerificationState = Literal["waiting", "triggered", "settled", "unverifiable", "off"]
 VerifiedOutcome = Literal["exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered", "ambiguous"]
 
@@ -16,7 +17,9 @@ class ReceiptOut(CamelModel):
 
     step: Literal["triggered", "exit1", "exit2", "exit3", "stop"]
     at: datetime
-    granularity: str = Field(description="1m or 1s (Binance), M1 or S5 (OANDA)")
+    granularity: str = Field(
+        description="1m or 1s (Binance), M1 or S5 (OANDA), T1m or T1s (Dukascopy, built from its ticks)"
+    )
     candle_time: datetime
     open: str
     high: str
@@ -37,9 +40,13 @@ class Verification(CamelModel):
     settled_at: datetime | None
     mae_r: float | None = Field(description="Worst move from the trigger to settlement, in R (<= 0)")
     mfe_r: float | None = Field(description="Best move from the trigger to settlement, in R (>= 0)")
-    feed: Literal["binance", "oanda"] | None
-    symbol: str | None = Field(description="The feed's symbol: BTCUSDT, EUR_USD")
-    reason: str | None = Field(description="Why the idea is not verified (state unverifiable)")
+    feed: PriceFeedName | None
+    symbol: str | None = Field(description="The feed's symbol: BTCUSDT, EUR_USD (OANDA), EURUSD (Dukascopy)")
+    reason: str | None = Field(
+        description="Why the idea cannot be checked (state unverifiable), as members read it after 'Price check: ' "
+        "(not available for SPX500 yet)"
+    )
+    detail: str | None = Field(default=None, description="The same for operators: which feed lacks what")
     receipts: list[ReceiptOut]
     agrees: bool | None = Field(description="Whether it agrees with the educator's outcome, once both exist")
 
@@ -55,9 +62,11 @@ class CandleOut(CamelModel):
 class CandlesOut(CamelModel):
     """The idea's symbol from an hour before publishing to settlement (or now); bid candles for forex."""
 
-    feed: Literal["binance", "oanda"] | None
+    feed: PriceFeedName | None
     symbol: str | None
-    granularity: str | None
+    granularity: str | None = Field(description="The candles' size, 1m to 1d: the idea's window in 60-200 candles")
+    precision: int = Field(description="Decimals of the pair's prices, as the educator wrote the levels (1.0850: 4)")
+    side: Literal["bid"] | None = Field(default=None, description="bid for forex (bid and ask feeds); null for crypto")
     candles: list[CandleOut]
 
 

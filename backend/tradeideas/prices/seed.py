@@ -1,5 +1,6 @@
 """Demo candles: for every seeded idea a price path drawn from its own levels and outcome, stored as the feeds'
-candles would be (1m, bid and ask for forex), so `make run` shows price checks and charts with no network.
+candles would be (one-minute, bid and ask for forex, under the forex feed in use), so `make run` shows price
+checks and charts with no network.
 
 Deterministic (a random generator seeded with the idea's id) and generic over whatever ideas the seed wrote:
 - the educator's outcome exitN: the price triggers the entry, reaches each exit in turn up to N, and, when the idea
@@ -94,7 +95,9 @@ def _price_at(path: Path, minute: float) -> Decimal:
     return pts[-1][1]
 
 
-def _candles(idea: PricedIdea, path: Path, forex: bool, risk: Decimal, places: int, rng: random.Random) -> list[Candle]:
+def _candles(
+    idea: PricedIdea, path: Path, granularity: str, two_sided: bool, risk: Decimal, places: int, rng: random.Random
+) -> list[Candle]:
     quantum = Decimal(1).scaleb(-places)
     published = int(idea.published_at.timestamp())
     first = published - published % 60 - LEAD_MINUTES * 60
@@ -111,10 +114,10 @@ def _candles(idea: PricedIdea, path: Path, forex: bool, risk: Decimal, places: i
         lo = min([o, c, *inside]) - wick * Decimal(rng.random())
         bid = Prices(*(v.quantize(quantum) for v in (o, hi, lo, c)))
         ask = None
-        if forex:
+        if two_sided:
             spread = (risk * SPREAD_OF_RISK).quantize(quantum) or quantum
             ask = Prices(bid.open + spread, bid.high + spread, bid.low + spread, bid.close + spread)
-        out.append(Candle(at, "1m" if not forex else "M1", bid, ask, complete=True))
+        out.append(Candle(at, granularity, bid, ask, complete=True))
     return out
 
 
@@ -131,9 +134,9 @@ async def store_demo_candles(db: AsyncSession, settings: Settings, now: datetime
     flipped = next((i.id for i in winners if i.market == "crypto"), winners[0].id if winners else None)
     stored = 0
     for idea in ideas:
-        forex = idea.market == "forex"
-        feed, symbol, _ = service.series_of(idea.market, idea.pair, settings.model_copy(update={"oanda_token": "x"}))
-        if feed is None or symbol is None:
+        series = service.series_of(idea.market, idea.pair, settings)
+        feed, symbol = series.feed, series.symbol
+        if feed is None or symbol is None or series.reason is not None:
             continue
         rng = random.Random(idea.id)
         age = int((now - idea.published_at).total_seconds() // 60)
@@ -145,7 +148,10 @@ async def store_demo_candles(db: AsyncSession, settings: Settings, now: datetime
             path = Path([p for p in path.points if p[0] <= age] or path.points[:1])
         entry, stop = parse_level(idea.levels.entry1), parse_level(idea.levels.invalidation_level)
         assert entry is not None and stop is not None
-        candles = _candles(idea, path, forex, abs(entry - stop), _decimals(idea.levels.entry1), rng)
+        granularity = service.BASE[feed]
+        two_sided = feed in service.TWO_SIDED
+        places = _decimals(idea.levels.entry1)
+        candles = _candles(idea, path, granularity, two_sided, abs(entry - stop), places, rng)
         await service.store_candles(db, [(feed, symbol, candles)])
         stored += len(candles)
     return stored

@@ -7,7 +7,7 @@ update) and each settlement step `IdeaPriceChecked` (the ledger), in the transac
 
 import asyncio
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -22,35 +22,58 @@ from tradeideas.core.events import DomainEvent
 from tradeideas.core.models import AppMeta
 from tradeideas.db import DriverQuery, DriverReader, id_in, utcnow
 from tradeideas.ideas.outcomes import CORRECTION_WINDOW, Levels
-from tradeideas.ideas.pricing import PricedIdea
+from tradeideas.ideas.pricing import PricedIdea, ideas_to_price
 from tradeideas.prices import settlement
 from tradeideas.prices.events import IdeaPriceChecked, IdeaVerificationChanged
-from tradeideas.prices.feeds import binance_symbol, oanda_instrument
+from tradeideas.prices.feeds import binance_symbol, dukascopy_instrument, oanda_instrument
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.schemas import CandleOut, CandlesOut, ReceiptOut, Verification, VerifiedFigures
 from tradeideas.prices.settlement import Candle, Plan, Prices, Progress, Receipt
 from tradeideas.realtime.service import publish, publish_many
 from tradeideas.settings import Settings
 
-NO_FOREX_FEED = "no forex feed configured"
+# Operators' words (the receipts' detail and the log); members read `NOT_AVAILABLE`.
+NO_FOREX_FEED = "no forex feed configured (FOREX_FEED=off, or oanda without OANDA_TOKEN)"
 NO_INSTRUMENT = "the pair has no {feed} symbol"
 UNKNOWN_SYMBOL = "{feed} does not know {symbol}: {message}"
+NOT_AVAILABLE = "not available for {pair} yet"
 CHART_LEAD = timedelta(hours=1)  # the chart (and the stored candles) start this long before publishing
 DETAIL_KEEP = timedelta(days=1)  # finer candles are kept this long: the receipts copy the ones that prove a step
-BASE = {"binance": "1m", "oanda": "M1"}
+BASE = {"binance": "1m", "oanda": "M1", "dukascopy": "T1m"}
+TWO_SIDED = frozenset({"oanda", "dukascopy"})  # bid and ask: a BUY triggers on the ask, exits on the bid
+FEED_LABELS = {"binance": "Binance", "oanda": "OANDA", "dukascopy": "Dukascopy"}
 
 
-def series_of(market: str, pair: str, settings: Settings) -> tuple[str | None, str | None, str | None]:
-    """(feed, symbol, reason not verifiable): crypto on Binance, forex and metals on OANDA."""
+@dataclass(frozen=True)
+class SeriesOf:
+    """Where an idea is checked: the feed and its symbol, or why it cannot be (members' words, operators' words)."""
+
+    feed: str | None
+    symbol: str | None
+    reason: str | None = None
+    detail: str | None = None
+
+
+def series_of(market: str, pair: str, settings: Settings) -> SeriesOf:
+    """Crypto on Binance; forex, metals and indices on the forex feed in use (OANDA or Dukascopy)."""
+    not_available = NOT_AVAILABLE.format(pair=pair.strip()[:32])
     if market == "crypto":
         symbol = binance_symbol(pair)
-        return ("binance", symbol, None) if symbol else ("binance", None, NO_INSTRUMENT.format(feed="Binance"))
+        if symbol is None:
+            return SeriesOf("binance", None, not_available, NO_INSTRUMENT.format(feed="Binance"))
+        return SeriesOf("binance", symbol)
+    forex = settings.forex_feed_in_use
+    if forex == "dukascopy":
+        found = dukascopy_instrument(pair)
+        if found is None:
+            return SeriesOf("dukascopy", None, not_available, NO_INSTRUMENT.format(feed="Dukascopy"))
+        return SeriesOf("dukascopy", found[0])
     instrument = oanda_instrument(pair)
     if instrument is None:
-        return "oanda", None, NO_INSTRUMENT.format(feed="OANDA")
-    if not settings.oanda_token:
-        return "oanda", instrument, NO_FOREX_FEED
-    return "oanda", instrument, None
+        return SeriesOf("oanda", None, not_available, NO_INSTRUMENT.format(feed="OANDA"))
+    if forex == "off" or not settings.oanda_token:
+        return SeriesOf("oanda", instrument, not_available, NO_FOREX_FEED)
+    return SeriesOf("oanda", instrument)
 
 
 def _epoch(moment: datetime) -> int:
@@ -111,7 +134,7 @@ def _levels_dict(levels: Levels) -> dict[str, str | None]:
 
 def plan_of(row: IdeaVerification) -> Plan | str:
     levels = Levels(**row.levels)  # type: ignore[arg-type]
-    return settlement.plan_for(levels, _epoch(row.published_at), two_sided=row.feed == "oanda")
+    return settlement.plan_for(levels, _epoch(row.published_at), two_sided=row.feed in TWO_SIDED)
 
 
 # ---------------------------------------------------------------- what the API shows
@@ -138,6 +161,7 @@ def shown(row: IdeaVerification, feed_off: bool) -> dict[str, Any]:
         feed=row.feed,
         symbol=row.symbol,
         reason=row.reason,
+        detail=(row.progress or {}).get("detail"),
         receipts=[ReceiptOut.model_validate(r) for r in row.receipts],
         agrees=settlement.agrees(row.outcome, row.educator_outcome) if row.state == "settled" else None,
     )
@@ -227,19 +251,19 @@ async def publish_steps(db: AsyncSession, row: IdeaVerification, before: Progres
 # ---------------------------------------------------------------- rows
 
 
-def _initial(reason: str | None, plan: Plan | str) -> Progress:
-    if reason is not None:
-        return settlement.unverifiable(reason)
+def _initial(series: SeriesOf, plan: Plan | str) -> Progress:
+    if series.reason is not None:
+        return settlement.unverifiable(series.reason, series.detail)
     return settlement.unverifiable(plan) if isinstance(plan, str) else Progress()
 
 
 def _new_row(idea: PricedIdea, settings: Settings) -> tuple[IdeaVerification, Progress]:
-    feed, symbol, reason = series_of(idea.market, idea.pair, settings)
+    series = series_of(idea.market, idea.pair, settings)
     row = IdeaVerification(
         idea_id=idea.id,
         educator_id=idea.educator_id,
-        feed=feed,
-        symbol=symbol,
+        feed=series.feed,
+        symbol=series.symbol,
         published_at=idea.published_at,
         levels=_levels_dict(idea.levels),
         educator_outcome=idea.outcome,
@@ -250,7 +274,7 @@ def _new_row(idea: PricedIdea, settings: Settings) -> tuple[IdeaVerification, Pr
         done=False,
         updated_at=utcnow(),
     )
-    progress = _initial(reason, plan_of(row))
+    progress = _initial(series, plan_of(row))
     apply_progress(row, progress)
     return row, progress
 
@@ -296,12 +320,61 @@ async def refresh_levels(
         if levels != row.levels:
             row.levels = levels
             plan = plan_of(row)
-            reason = series_of(idea.market, idea.pair, settings)[2]
-            progress = _initial(reason, plan)
+            progress = _initial(series_of(idea.market, idea.pair, settings), plan)
             apply_progress(row, progress)
             await announce(db, row, settings)
         if now >= row.published_at + CORRECTION_WINDOW:
             row.levels_fixed = True
+
+
+LEGACY_NO_FOREX_FEED = "no forex feed configured"  # the reason as versions before Dukascopy stored it
+FOREX_FEEDS = ("oanda", "dukascopy")
+
+
+async def reopen_unchecked(db: AsyncSession, settings: Settings) -> int:
+    """Forex ideas found uncheckable for want of a feed (or on a feed no longer in use) are checked again from the
+    start on the feed in use now; returns how many. Runs once per start of the poller."""
+    v = IdeaVerification
+    rows = list((await db.execute(select(v).where(v.state == "unverifiable", v.feed.in_(FOREX_FEEDS)))).scalars())
+    in_use = settings.forex_feed_in_use
+    stale = [
+        r
+        for r in rows
+        if r.reason == LEGACY_NO_FOREX_FEED or r.feed != in_use or (r.progress or {}).get("detail") == NO_FOREX_FEED
+    ]
+    if not stale:
+        return 0
+    by_id = {i.id: i for i in await ideas_to_price(db, ids=[r.idea_id for r in stale], limit=len(stale))}
+    reopened = 0
+    for row in stale:
+        idea = by_id.get(row.idea_id)
+        if idea is None:
+            continue
+        series = series_of(idea.market, idea.pair, settings)
+        if series.reason is not None:
+            continue
+        row.feed, row.symbol = series.feed, series.symbol
+        plan = plan_of(row)
+        progress = _initial(series, plan)
+        apply_progress(row, progress)
+        row.updated_at = utcnow()
+        await announce(db, row, settings)
+        await publish(
+            db,
+            IdeaPriceChecked(
+                idea_id=row.idea_id,
+                educator_id=row.educator_id,
+                step="reopened",
+                at=utcnow(),
+                feed=row.feed,
+                symbol=row.symbol,
+                price=None,
+                outcome=None,
+                r_multiple=None,
+            ),
+        )
+        reopened += 1
+    return reopened
 
 
 async def educator_outcome_changed(db: AsyncSession, idea_id: int, outcome: str | None, settings: Settings) -> None:
@@ -457,20 +530,31 @@ async def write_checkpoints(db: AsyncSession, moved: Sequence[tuple[int, Progres
 STATUS_KEY = "price_feed_status"
 
 
-async def write_status(db: AsyncSession, status: str) -> None:
+async def write_status(db: AsyncSession, report: dict[str, Any]) -> None:
+    """The leading process's `PricePoller.report()`, for every process's `/api/health`."""
+    value = orjson.dumps(report).decode()
     row = await db.get(AppMeta, STATUS_KEY)
     if row is None:
-        db.add(AppMeta(key=STATUS_KEY, value=status))
-    elif row.value != status:
-        row.value = status
+        db.add(AppMeta(key=STATUS_KEY, value=value))
+    elif row.value != value:
+        row.value = value
 
 
-async def feed_status(db: AsyncSession, settings: Settings) -> str:
-    """ok, degraded (not answering, or not asked yet) or off, as the leading process last found it."""
+async def feed_status(db: AsyncSession, settings: Settings) -> tuple[str, dict[str, Any]]:
+    """ok, degraded (a symbol failing, or not asked yet) or off, as the leading process last found it, and per
+    feed its last success and the symbols failing and why."""
     if settings.price_feed == "off":
-        return "off"
+        return "off", {}
     row = await db.get(AppMeta, STATUS_KEY)
-    return "ok" if row is not None and row.value == "ok" else "degraded"
+    try:
+        report = orjson.loads(row.value) if row is not None else {}
+    except orjson.JSONDecodeError:  # written by a version that stored the status alone
+        report = {"status": row.value if row is not None else "degraded"}
+    if not isinstance(report, dict):
+        report = {}
+    status = "ok" if report.get("status") == "ok" else "degraded"
+    feeds = report.get("feeds")
+    return status, feeds if isinstance(feeds, dict) else {}
 
 
 # ---------------------------------------------------------------- reads
@@ -497,32 +581,79 @@ async def read_verifications(reader: DriverReader, ids: Sequence[int]) -> dict[i
     return {row["idea_id"]: orjson.loads(row["shown"]) for row in rows if row["shown"]}
 
 
+# The chart's candle sizes (minutes) and their labels: the first that draws the idea's window in at most
+# `CHART_MOST_CANDLES` candles (60-200 for any window from an hour to the 90 days an idea can stay open).
+# Each size is at most 3.3 times the one before (200 / 60), so some size always lands in the range.
+CHART_SIZES = ((1, "1m"), (2, "2m"), (3, "3m"), (5, "5m"), (10, "10m"), (15, "15m"), (30, "30m"), (60, "1h"),
+               (120, "2h"), (240, "4h"), (480, "8h"), (1440, "1d"))  # fmt: skip
+CHART_MOST_CANDLES = 200
+
+
+def chart_size(seconds: int) -> tuple[int, str]:
+    """The candle size (seconds, label) for a window of `seconds`."""
+    for minutes, label in CHART_SIZES:
+        if seconds / (minutes * 60) <= CHART_MOST_CANDLES:
+            return minutes * 60, label
+    minutes, label = CHART_SIZES[-1]
+    return minutes * 60, label
+
+
+def level_precision(levels: dict[str, str | None]) -> int:
+    """Decimals the educator wrote the levels with (1.0850: 4), the chart's price precision."""
+    places = 0
+    for key in ("entry1", "entry2", "invalidation_level", "exit1", "exit2", "exit3"):
+        text = (levels.get(key) or "").replace(",", "").strip()
+        _, dot, fraction = text.partition(".")
+        if dot and fraction.isdigit():
+            places = max(places, len(fraction))
+    return min(places, 10)
+
+
+def chart_candles(candles: Sequence[Candle], size: int) -> list[CandleOut]:
+    """Base candles (bid) merged into candles of `size` seconds, oldest first."""
+    out: list[CandleOut] = []
+    for c in candles:
+        start = c.time - c.time % size
+        if out and out[-1].time == start:
+            last = out[-1]
+            last.high = max(last.high, float(c.bid.high))
+            last.low = min(last.low, float(c.bid.low))
+            last.close = float(c.bid.close)
+        else:
+            out.append(
+                CandleOut(
+                    time=start,
+                    open=float(c.bid.open),
+                    high=float(c.bid.high),
+                    low=float(c.bid.low),
+                    close=float(c.bid.close),
+                )
+            )
+    return out
+
+
 async def candles_for(db: AsyncSession, idea_id: int, now: datetime) -> CandlesOut:
-    """The stored base candles of the idea's symbol from an hour before publishing to settlement (or now)."""
+    """The stored candles of the idea's symbol from an hour before publishing to settlement (or now), merged into
+    a size that draws the window in 60-200 candles."""
     row = await db.get(IdeaVerification, idea_id)
     if row is None:  # not adopted by the poller yet: nothing stored for it
-        return CandlesOut(feed=None, symbol=None, granularity=None, candles=[])
+        return CandlesOut(feed=None, symbol=None, granularity=None, precision=2, candles=[])
+    precision = level_precision(row.levels)
     if row.feed is None or row.symbol is None:
-        return CandlesOut(feed=row.feed, symbol=row.symbol, granularity=None, candles=[])
+        return CandlesOut(feed=row.feed, symbol=row.symbol, granularity=None, precision=precision, candles=[])
     granularity = BASE[row.feed]
     end = row.settled_at or now
     start = _epoch(row.published_at - CHART_LEAD)
     step = settlement.GRANULARITY_SECONDS[granularity]
-    candles = await stored_candles(db, row.feed, row.symbol, granularity, start - start % step, _epoch(end) + step)
+    size, label = chart_size(max(step, _epoch(end) - start))
+    stored = await stored_candles(db, row.feed, row.symbol, granularity, start - start % size, _epoch(end) + step)
     return CandlesOut(
         feed=row.feed,
         symbol=row.symbol,
-        granularity=granularity,
-        candles=[
-            CandleOut(
-                time=c.time,
-                open=float(c.bid.open),
-                high=float(c.bid.high),
-                low=float(c.bid.low),
-                close=float(c.bid.close),
-            )
-            for c in candles
-        ],
+        granularity=label,
+        precision=precision,
+        side="bid" if row.feed in TWO_SIDED else None,
+        candles=chart_candles(stored, size),
     )
 
 
@@ -629,14 +760,18 @@ async def latest_rate(
 ) -> tuple[Decimal, datetime, str] | None:
     """How many `quote` one `base` is worth from the configured feeds' latest stored prices: (rate, as of, feed).
 
-    Tried in order: OANDA (when a token is configured) as BASE_QUOTE, then QUOTE_BASE inverted; Binance likewise.
-    None when no feed is configured or none has a recent price of either symbol (the customer types the rate).
+    Tried in order: the forex feed in use (OANDA as BASE_QUOTE, Dukascopy as BASEQUOTE), then QUOTE BASE inverted;
+    Binance likewise. None when no feed is configured or none has a recent price of either symbol (the customer
+    types the rate).
     """
     if settings.price_feed != "live":
         return None
     tries: list[tuple[str, str, bool]] = []
-    if settings.oanda_token:
+    forex = settings.forex_feed_in_use
+    if forex == "oanda" and settings.oanda_token:
         tries += [("oanda", f"{base}_{quote}", False), ("oanda", f"{quote}_{base}", True)]
+    elif forex == "dukascopy":
+        tries += [("dukascopy", f"{base}{quote}", False), ("dukascopy", f"{quote}{base}", True)]
     tries += [("binance", f"{base}{quote}", False), ("binance", f"{quote}{base}", True)]
     for feed, symbol, inverted in tries:
         found = await latest_price(db, feed, symbol, now)
@@ -644,3 +779,24 @@ async def latest_rate(
             price, at = found
             return (1 / price if inverted else price), at, feed
     return None
+
+
+async def verdicts(db: AsyncSession, batch: int = 5000) -> Any:
+    """Every final price check's (idea id, state, verdict, R), by idea id, a batch at a time: what `tradeideas
+    verify-ledger` compares with the ledger's last `settled` or `unverifiable` step of each idea. The verdict is
+    the outcome, or the reason an idea could not be checked, as the step records it."""
+    v = IdeaVerification
+    after = 0
+    while True:
+        rows = (
+            await db.execute(
+                select(v.idea_id, v.state, func.coalesce(v.outcome, v.reason), v.r_multiple)
+                .where(v.state.in_(("settled", "unverifiable")), v.idea_id > after)
+                .order_by(v.idea_id)
+                .limit(batch)
+            )
+        ).all()
+        if not rows:
+            return
+        yield rows
+        after = rows[-1][0]

@@ -27,9 +27,10 @@ MAX_SECONDS = int(timedelta(days=SETTLE_MAX_DAYS).total_seconds())
 State = Literal["waiting", "triggered", "settled", "unverifiable", "off"]
 Step = Literal["triggered", "exit1", "exit2", "exit3", "stop"]
 Side = Literal["bid", "ask"]
-GRANULARITY_SECONDS = {"1m": 60, "1s": 1, "M1": 60, "S5": 5}
+GRANULARITY_SECONDS = {"1m": 60, "1s": 1, "M1": 60, "S5": 5, "T1m": 60, "T1s": 1}
 # The finer candles that order the events inside one candle of each base granularity.
-DETAIL = {"1m": "1s", "M1": "S5"}
+# Dukascopy's are built from its ticks: T1m from an hour's ticks, T1s for the minutes that need ordering.
+DETAIL = {"1m": "1s", "M1": "S5", "T1m": "T1s"}
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,8 @@ class Progress:
     trigger_detail: int | None = None  # opening time of the finer candle that triggered, when it was drilled
     last_close: Decimal | None = None  # exit-side close of the last complete candle (gap fills, expiry)
     last_entry_close: Decimal | None = None  # entry-side close of the last complete candle (gaps through entry)
-    reason: str | None = None
+    reason: str | None = None  # why it cannot be checked, in the member's words
+    detail: str | None = None  # the operator's words for the same (the receipts' detail and the log)
     needs_detail: int | None = field(default=None, compare=False)  # a base candle to fetch finer candles for
 
     @property
@@ -133,8 +135,11 @@ def plan_for(levels: Levels, published: int, two_sided: bool) -> Plan | str:
     return Plan(levels, buy, entry, stop, tuple(exits), published, two_sided)
 
 
-def unverifiable(reason: str) -> Progress:
-    return Progress(state="unverifiable", reason=reason)
+def unverifiable(reason: str, detail: str | None = None) -> Progress:
+    """Not checkable: `reason` as members read it after "Price check: ", `detail` as the operator's."""
+    if detail is None:  # the levels' own faults read the same to both
+        reason, detail = f"not possible, {reason}", reason
+    return Progress(state="unverifiable", reason=reason, detail=detail)
 
 
 # ---------------------------------------------------------------- sides and levels

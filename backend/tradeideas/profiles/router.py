@@ -23,7 +23,7 @@ async def update_profile(body: ProfileUpdate, principal: AnyUser, db: DbSession)
     return service.profile_out(await service.update_profile(db, principal.user, body))
 
 
-@router.post("/me/avatar")
+@router.post("/me/avatar", responses={503: {}})
 async def upload_avatar(file: UploadFile, principal: AnyUser, db: DbSession, settings: AppSettings) -> ProfileOut:
     """Upload the caller's profile photo (images only; re-encoded by the server)."""
     return service.profile_out(await service.set_avatar(db, settings, principal.user, file))

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from sqlalchemy import JSON, Integer, String, delete, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.billing import rule as access_rule
 from tradeideas.chat.schemas import MessageOut
 from tradeideas.core.errors import Invalid
 from tradeideas.db import UTCDateTime, utcnow
@@ -112,7 +113,7 @@ async def enqueue_idea_push(
         now = now or utcnow()
         push = notifications.Push(event=event, educator_id=idea.educator_id, market=idea.market)
         async with db.begin_nested():
-            queued = await _queue_for(db, push, message, idea.id, now)
+            queued = await _queue_for(db, push, message, idea.id, now, timedelta(days=settings.billing_grace_days))
             if settings.telegram_bot_token and settings.telegram_chat_id and not closed:
                 db.add(
                     PushDelivery(
@@ -159,12 +160,22 @@ async def enqueue_channel_post(db: AsyncSession, settings: Settings, text: str) 
 
 
 async def _queue_for(
-    db: AsyncSession, push: notifications.Push, message: dict[str, Any], idea_id: int | None, now: datetime
+    db: AsyncSession,
+    push: notifications.Push,
+    message: dict[str, Any],
+    idea_id: int | None,
+    now: datetime,
+    grace: timedelta,
 ) -> int:
-    """One delivery of `message` per subscription of the customers who get `push`; held until their quiet hours
-    end for those in them."""
+    """One delivery of `message` per subscription of the customers who get `push` and whose plans open its
+    educator (a chat message: any open grant); held until their quiet hours end for those in them."""
     chosen = notifications.audience(push).subquery()
-    subscriptions = select().select_from(PushSubscription).join(chosen, chosen.c.user_id == PushSubscription.user_id)
+    opens = access_rule.member_opens(
+        chosen.c.user_id, None if push.event == "chatMessage" else push.educator_id, now, grace
+    )
+    subscriptions = (
+        select().select_from(PushSubscription).join(chosen, chosen.c.user_id == PushSubscription.user_id).where(opens)
+    )
     # Customers without quiet hours (nearly all): one INSERT ... SELECT, however many there are.
     rows = subscriptions.add_columns(
         literal(Channel.WEBPUSH.value, String),
@@ -205,7 +216,13 @@ async def _queue_for(
     return queued
 
 
-async def enqueue_chat_push(db: AsyncSession, message: MessageOut, room_name: str, now: datetime | None = None) -> int:
+async def enqueue_chat_push(
+    db: AsyncSession,
+    message: MessageOut,
+    room_name: str,
+    now: datetime | None = None,
+    grace: timedelta = timedelta(days=14),
+) -> int:
     """Queue a `chatMessage` push per subscription of the customers `notifications.audience` chooses (those who
     switched that event on and have not switched off the message's educator). Runs in the posting transaction;
     never raises."""
@@ -214,7 +231,7 @@ async def enqueue_chat_push(db: AsyncSession, message: MessageOut, room_name: st
             return 0
         push = notifications.Push(event="chatMessage", educator_id=message.user_id)
         async with db.begin_nested():
-            queued = await _queue_for(db, push, chat_notification(message, room_name), None, now or utcnow())
+            queued = await _queue_for(db, push, chat_notification(message, room_name), None, now or utcnow(), grace)
             await db.flush()
         return queued
     except Exception:

@@ -1,9 +1,12 @@
-"""VAPID keys: from settings, or generated once into DATA_DIR (atomically, so several workers agree)."""
+"""VAPID keys: from settings, or generated once into the database (so every worker and every node agrees).
 
+An installation from before issue #41 kept a generated key in DATA_DIR/vapid_private_key.pem: the first start
+moves it into the database, and the file is read no more (browsers subscribed with that key keep receiving).
+"""
+
+import asyncio
 import base64
 import logging
-import os
-import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,12 +15,18 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from tradeideas.core.models import ServerKey
+from tradeideas.db import Database, utcnow
 from tradeideas.settings import Settings
 
 log = logging.getLogger(__name__)
 
-KEY_FILE = "vapid_private_key.pem"
+KEY_FILE = "vapid_private_key.pem"  # where installations before the database kept it
+VAPID_KEY_NAME = "vapid_private_key"
 TOKEN_LIFETIME = 12 * 3600  # RFC 8292 allows at most 24 h
 TOKEN_REFRESH_MARGIN = 3600
 
@@ -45,29 +54,41 @@ def _parse_private_key(value: str) -> ec.EllipticCurvePrivateKey:
     return key
 
 
-def _load_or_create_file(path: Path) -> ec.EllipticCurvePrivateKey:
-    """Create the key file once: write a temp file, then hard-link it into place (fails if another won)."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = ec.generate_private_key(ec.SECP256R1())
-        pem = key.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+def _pem(key: ec.EllipticCurvePrivateKey) -> str:
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+
+
+def _key_from_disk(path: Path) -> str | None:
+    """An older installation's generated key (DATA_DIR/vapid_private_key.pem), checked, as PEM."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    return _pem(_parse_private_key(text))
+
+
+async def _stored_key(db: Database, settings: Settings) -> ec.EllipticCurvePrivateKey:
+    """The key in the database; on the very first start moved there from DATA_DIR (an existing installation's
+    file) or generated. Several nodes starting at once each offer theirs; the first insert wins and everyone
+    reads the winner, so every node serves the same key."""
+    async with db.sessionmaker() as session:
+        row = await session.get(ServerKey, VAPID_KEY_NAME)
+        if row is not None:
+            return _parse_private_key(row.value)
+    from_disk = await asyncio.to_thread(_key_from_disk, settings.data_dir.resolve() / KEY_FILE)
+    offered = from_disk or _pem(ec.generate_private_key(ec.SECP256R1()))
+    async with db.sessionmaker() as session, session.begin():
+        insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else pg_insert
+        await session.execute(
+            insert(ServerKey).values(name=VAPID_KEY_NAME, value=offered, created_at=utcnow()).on_conflict_do_nothing()
         )
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(8)}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, pem)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(tmp, path)
-            log.info("generated VAPID keys in %s", path)
-        except FileExistsError:
-            pass  # another worker created it first: use theirs
-        finally:
-            tmp.unlink(missing_ok=True)
-    return _parse_private_key(path.read_text())
+    async with db.sessionmaker() as session:
+        value = (await session.execute(select(ServerKey.value).where(ServerKey.name == VAPID_KEY_NAME))).scalar_one()
+    if value == offered:
+        log.info("Web Push key %s the database", f"moved from {KEY_FILE} into" if from_disk else "generated into")
+    return _parse_private_key(value)
 
 
 @dataclass
@@ -100,11 +121,12 @@ class VapidKeys:
         return headers
 
 
-def load_vapid_keys(settings: Settings) -> VapidKeys:
+async def load_vapid_keys(settings: Settings, db: Database) -> VapidKeys:
+    """VAPID_PRIVATE_KEY when set; otherwise the key kept in the database (made once, shared by every node)."""
     if settings.vapid_private_key:
         key = _parse_private_key(settings.vapid_private_key)
     else:
-        key = _load_or_create_file(settings.data_dir.resolve() / KEY_FILE)
+        key = await _stored_key(db, settings)
     keys = VapidKeys(private_key=key, subject=settings.vapid_subject)
     if settings.vapid_public_key and settings.vapid_public_key.strip().rstrip("=") != keys.public_key:
         log.warning("VAPID_PUBLIC_KEY does not match VAPID_PRIVATE_KEY; using the key derived from the private key")

@@ -1,4 +1,5 @@
-"""The delivery worker: one per process, woken when new ideas commit (see `create_app`), polling otherwise.
+"""The delivery worker: one per background worker process, woken when new ideas commit (see `runtime`), polling
+otherwise.
 
 It claims due rows in batches (never the same row in two processes), encrypts Web Push bodies in a
 thread, posts them concurrently over one connection pool and records the outcomes: sent, retried with
@@ -125,13 +126,22 @@ class PushRuntime:
             self.worker.wake()
 
     async def start(self) -> None:
-        self.keys = await asyncio.to_thread(load_vapid_keys, self.settings)
+        """The keys and the sender (a serving process sends test notifications with them)."""
+        self.keys = await load_vapid_keys(self.settings, self.db)
         self.sender = Sender(self.settings, self.keys)
+
+    async def start_delivery(self) -> None:
+        """Deliver queued pushes from this process: background workers only (`runtime.Background`)."""
+        assert self.sender is not None, "start() first"
         self.worker = PushWorker(self.db, self.settings, self.sender)
         await self.worker.start()
 
-    async def stop(self) -> None:
+    async def stop_delivery(self) -> None:
         if self.worker is not None:
             await self.worker.stop()
+            self.worker = None
+
+    async def stop(self) -> None:
+        await self.stop_delivery()
         if self.sender is not None:
             await self.sender.close()

@@ -9,6 +9,12 @@ is loaded from the database once, encoded as SSE bytes once, and offered to ever
 in its audience, which writes it to the socket at once (see `subscriber`); a connection that falls too far
 behind is dropped (the client reconnects with Last-Event-ID and replays).
 
+Paid access (issue #40): an event that shows an educator's open ideas (`Event.educator_id`) reaches a customer's
+stream only while their access opens that educator. Each customer stream keeps its access (`Subscriber.access`);
+an `AccessChanged` (a grant made, revoked, changed by Stripe, or ended by the clock as the leader announces) holds
+that member's streams, reads their access again and then lets the held frames through by it, the `billing.access`
+frame that tells the screens among them (decision 0150).
+
 Streams also end with their session: every `UserChanged` event (logout, password change, disabling, a
 later "sign out everywhere") makes each process look up which of that user's sessions still work and
 close the streams opened with any other.
@@ -17,7 +23,7 @@ close the streams opened with any other.
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import suppress
 from typing import Any, Literal
 
@@ -26,12 +32,12 @@ import orjson
 from sqlalchemy.engine import make_url
 
 from tradeideas.auth import service as auth_service
+from tradeideas.core.access import NO_ACCESS, EducatorAccess
 from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, DomainEvent, EventBus
 from tradeideas.core.metrics import EVENT_SEND_LAG
 from tradeideas.db import Database
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.models import Event
-from tradeideas.realtime.shutdown import before_exit_signals
 from tradeideas.realtime.subscriber import Item, Subscriber
 from tradeideas.settings import Settings
 
@@ -60,8 +66,9 @@ def encode(event: Event) -> bytes:
 
 
 class Broker:
-    def __init__(self, db: Database, settings: Settings, bus: EventBus) -> None:
+    def __init__(self, db: Database, settings: Settings, bus: EventBus, *, prune_events: bool = False) -> None:
         self.db = db
+        self.prune_events = prune_events  # old events are pruned by the background workers (`runtime.Background`)
         self.settings = settings
         self.bus = bus
         self.is_postgres = db.engine.dialect.name == "postgresql"
@@ -76,7 +83,6 @@ class Broker:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._undo_exit_hook: Callable[[], None] = lambda: None
         # Row ids (not positions) of this process's own events, which it hears at commit (`EventBus.local_commit`):
         # added when written, so that a row read back before the commit hook has run is not heard twice.
         self._heard_at_commit: set[int] = set()
@@ -87,6 +93,13 @@ class Broker:
         bus.local_ids_listeners.append(self._on_local_commit)
         self._sessions_to_check: set[int] = set()  # users whose streams' sessions may have ended
         self._check_sessions = asyncio.Event()
+        # What a customer's grants open now (`AccessRule.of_member`, set by the runtime; None: no paid access here,
+        # as in tests of the bare broker: customers' streams then carry no educator's open ideas).
+        self.access_of: Callable[[int], Awaitable[EducatorAccess]] | None = None
+        # The event types that say one member's access changed (`billing.access`, for the user in their audience).
+        self.access_event_types: frozenset[str] = frozenset()
+        self._access_to_read: set[int] = set()  # customers whose access may have changed
+        self._read_access = asyncio.Event()
 
     @property
     def events_live(self) -> bool:
@@ -130,8 +143,8 @@ class Broker:
             self._notify_threadsafe()  # SQLite has no NOTIFY: load and stream them now
 
     # ---- connections -------------------------------------------------------------------------
-    def subscribe(self, user_id: int, session_id: int, is_educator: bool) -> Subscriber:
-        sub = Subscriber(user_id, session_id, is_educator, self.settings.sse_queue_size)
+    def subscribe(self, user_id: int, session_id: int, is_educator: bool, is_customer: bool = False) -> Subscriber:
+        sub = Subscriber(user_id, session_id, is_educator, self.settings.sse_queue_size, is_customer=is_customer)
         if self.closing:
             sub.close()
             return sub
@@ -151,7 +164,7 @@ class Broker:
                 del self.by_user[sub.user_id]
 
     def close_streams(self) -> None:
-        """End every open stream (server shutdown): clients reconnect elsewhere and replay."""
+        """End every open stream (a drained server, `core.drain`): clients reconnect elsewhere and replay."""
         self.closing = True
         for sub in tuple(self.subscribers):
             sub.close()
@@ -188,6 +201,49 @@ class Broker:
                 for sub in tuple(self.by_user.get(user_id, ())):
                     if sub.session_id not in live:
                         sub.close()
+
+    # ---- paid access -------------------------------------------------------------------------
+    async def read_access(self, sub: Subscriber) -> EducatorAccess:
+        """A new customer stream's access, read after it subscribed (a change meanwhile is read again)."""
+        version = sub.access_version
+        access = NO_ACCESS if self.access_of is None else await self.access_of(sub.user_id)
+        sub.grant(access, version)
+        return access
+
+    def _access_changed(self, user_id: int) -> None:
+        """At an access event's place in the stream: the member's streams hold it and what follows until their
+        access is read again (what came before went out by the access they had). Caches of the member's access
+        have dropped it by then (after commit, before the broker reads the event)."""
+        mine = self.by_user.get(user_id)
+        if not mine:
+            return
+        for sub in mine:
+            sub.hold()
+        self._access_to_read.add(user_id)
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._read_access.set)
+
+    async def _access_loop(self) -> None:
+        while True:
+            await self._read_access.wait()
+            self._read_access.clear()
+            user_ids, self._access_to_read = self._access_to_read, set()
+            for user_id in user_ids:
+                streams = [(sub, sub.access_version) for sub in self.by_user.get(user_id, ())]
+                if not streams:
+                    continue
+                try:
+                    access = NO_ACCESS if self.access_of is None else await self.access_of(user_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("reading a member's access for their event streams failed; retrying")
+                    self._access_to_read.add(user_id)
+                    await asyncio.sleep(1)
+                    self._read_access.set()
+                    continue
+                for sub, version in streams:
+                    sub.grant(access, version)
 
     def _targets(self, audience: str) -> Iterable[Subscriber]:
         if audience == ALL:
@@ -237,8 +293,11 @@ class Broker:
             EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))
             item = (seq, encode(event))
             targets = tuple(self._targets(event.audience))
+            scope = event.educator_id
+            if event.type in self.access_event_types and event.audience.isdigit():
+                self._access_changed(int(event.audience))
             for sub in targets:
-                sub.offer(item)
+                sub.offer(item, scope)
             self.delivered += len(targets)
 
     def _parse(self, event: Event) -> DomainEvent | None:
@@ -336,17 +395,16 @@ class Broker:
         self._loop = asyncio.get_running_loop()
         async with self.db.sessionmaker() as session:
             self.high_water = await events_service.last_event_id(session)
-        loops = [self._load_loop(), self._heartbeat_loop(), self._prune_loop(), self._session_check_loop()]
+        loops = [self._load_loop(), self._heartbeat_loop(), self._session_check_loop(), self._access_loop()]
+        if self.prune_events:
+            loops.append(self._prune_loop())
         loops.append(self._listen_loop() if self.is_postgres else self._poll_loop())
         self._tasks = [asyncio.create_task(c) for c in loops]
-        # uvicorn waits for open responses before it stops: streams end as soon as it is asked to.
-        self._undo_exit_hook = before_exit_signals(self._loop, self.close_streams)
         if self.is_postgres:
             with suppress(TimeoutError):
                 await asyncio.wait_for(self.listening.wait(), 10)
 
     async def stop(self) -> None:
-        self._undo_exit_hook()
         self.close_streams()
         for task in self._tasks:
             task.cancel()

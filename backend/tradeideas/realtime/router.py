@@ -48,6 +48,7 @@ async def stream_events(
         user_id=principal.id,
         session_id=principal.session_id,
         is_educator=principal.is_educator,
+        is_customer=principal.is_customer,
         last_event_id=resume_after(last_event_id_header, last_event_id),
         session_may_have_ended=True,
         since=resume_after(since),

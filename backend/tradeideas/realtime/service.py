@@ -16,6 +16,7 @@ from datetime import timedelta
 from sqlalchemy import delete, func, insert, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tradeideas.core.access import FULL_ACCESS, EducatorAccess
 from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, SERVER, DomainEvent
 from tradeideas.db import utcnow
 from tradeideas.realtime.hooks import after_commit, bus_of
@@ -39,6 +40,7 @@ async def publish(db: AsyncSession, domain_event: DomainEvent) -> Event:
         type=domain_event.type,
         payload=domain_event.data(),
         audience=_audience(domain_event.audience()),
+        educator_id=domain_event.educator_scope(),
         created_at=utcnow(),
     )
     db.add(row)
@@ -67,7 +69,14 @@ async def publish_many(db: AsyncSession, domain_events: Sequence[DomainEvent], b
     for start in range(0, len(domain_events), batch):
         chunk = domain_events[start : start + batch]
         rows = [
-            {"type": e.type, "payload": e.data(), "audience": _audience(e.audience()), "created_at": now} for e in chunk
+            {
+                "type": e.type,
+                "payload": e.data(),
+                "audience": _audience(e.audience()),
+                "educator_id": e.educator_scope(),
+                "created_at": now,
+            }
+            for e in chunk
         ]
         ids = list((await db.execute(stmt, rows)).scalars())
         bus = bus_of(db)
@@ -89,11 +98,20 @@ def shared_audiences(is_educator: bool) -> list[str]:
     return [ALL, EDUCATORS if is_educator else CUSTOMERS]
 
 
-async def events_after(db: AsyncSession, position: int, limit: int, audiences: list[str] | None = None) -> list[Event]:
-    """Committed events after stream position `position`, in commit order, optionally only for the given audiences."""
+async def events_after(
+    db: AsyncSession,
+    position: int,
+    limit: int,
+    audiences: list[str] | None = None,
+    access: EducatorAccess = FULL_ACCESS,
+) -> list[Event]:
+    """Committed events after stream position `position`, in commit order, optionally only for the given audiences
+    and the educators `access` opens."""
     stmt = select(Event).where(Event.seq > position)
     if audiences is not None:
         stmt = stmt.where(or_(Event.audience.in_(audiences)))
+    if not access.everything:
+        stmt = stmt.where(or_(Event.educator_id.is_(None), Event.educator_id.in_(sorted(access.educators))))
     rows = await db.execute(stmt.order_by(Event.seq).limit(limit))
     return list(rows.scalars())
 

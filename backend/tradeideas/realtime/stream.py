@@ -6,7 +6,9 @@ import orjson
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from tradeideas.core.access import FULL_ACCESS
 from tradeideas.core.metrics import OPEN_EVENT_STREAMS
+from tradeideas.core.middleware import server_send
 from tradeideas.realtime import service as events_service
 from tradeideas.realtime.broker import Broker, encode, position
 from tradeideas.realtime.schemas import Resync
@@ -48,6 +50,7 @@ class EventStream(Response):
         user_id: int,
         session_id: int,
         is_educator: bool,
+        is_customer: bool = False,
         last_event_id: int | None,
         session_may_have_ended: bool,
         since: int | None = None,
@@ -61,6 +64,8 @@ class EventStream(Response):
         # committed in between was announced before the broker knew of this stream, so look again.
         self.session_may_have_ended = session_may_have_ended
         self.is_educator = is_educator
+        self.is_customer = is_customer  # paid access decides which educators' open ideas it carries
+        self.access = FULL_ACCESS
         self.last_event_id = last_event_id
         # A first stream's start: the position of the data the client shows (`X-Stream-Position`), see `_catch_up`.
         self.since = since
@@ -72,12 +77,17 @@ class EventStream(Response):
         self.raw_headers = list(HEADERS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        sub = self.broker.subscribe(self.user_id, self.session_id, self.is_educator)
+        sub = self.broker.subscribe(self.user_id, self.session_id, self.is_educator, self.is_customer)
         if self.session_may_have_ended:
             self.broker.check_sessions(self.user_id)
         OPEN_EVENT_STREAMS.inc()
         try:
+            if self.is_customer:
+                self.access = await self.broker.read_access(sub)
+            # The start goes through every layer (security headers, request id, the status counted); the frames
+            # after it go straight to the server, not through a wrapper per layer (decision 0111).
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            send = server_send(scope, send)
             await send(body(f"retry: {self.retry_ms}\n: connected\n\n".encode()))
             if self.last_event_id is not None:
                 # The client has everything up to its Last-Event-ID, which may be ahead of this process's broker
@@ -108,7 +118,7 @@ class EventStream(Response):
         limit = self.broker.settings.sse_replay_limit
         audiences = events_service.audiences_for(self.user_id, self.is_educator)
         async with self.broker.db.sessionmaker() as session:
-            rows = await events_service.events_after(session, self.last_event_id, limit + 1, audiences)
+            rows = await events_service.events_after(session, self.last_event_id, limit + 1, audiences, self.access)
             if len(rows) > limit:
                 # Too far behind: tell the client to reload its data instead of streaming thousands of events.
                 latest = await events_service.last_event_id(session)
@@ -132,7 +142,7 @@ class EventStream(Response):
         marks ideas seen as it loads, so counting them would reload nearly every page."""
         audiences = events_service.shared_audiences(self.is_educator)
         async with self.broker.db.sessionmaker() as session:
-            changed = await events_service.events_after(session, since, 1, audiences)
+            changed = await events_service.events_after(session, since, 1, audiences, self.access)
             latest = await events_service.last_event_id(session)
         if not changed and since <= latest:
             return since  # nothing this client may see: the broker's later events follow

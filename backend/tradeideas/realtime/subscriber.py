@@ -7,6 +7,7 @@ from typing import Any
 
 from starlette.types import Message, Send
 
+from tradeideas.core.access import FULL_ACCESS, NO_ACCESS, EducatorAccess
 from tradeideas.realtime.eager import send_now
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,10 @@ class Subscriber:
         "__weakref__",
         "_flusher",
         "_send",
+        "access",
+        "access_version",
         "closed",
+        "held",
         "is_educator",
         "maxsize",
         "pending",
@@ -43,12 +47,21 @@ class Subscriber:
         "user_id",
     )
 
-    def __init__(self, user_id: int, session_id: int, is_educator: bool, maxsize: int) -> None:
+    def __init__(
+        self, user_id: int, session_id: int, is_educator: bool, maxsize: int, is_customer: bool = False
+    ) -> None:
         self.user_id = user_id
         self.session_id = session_id  # the stream ends when this session does
         self.is_educator = is_educator
         self.maxsize = maxsize
         self.closed = False
+        # Paid access: the educators whose open ideas' events this stream carries (admins and educators: all). A
+        # customer's is read once subscribed and again whenever it may have changed; meanwhile every frame waits
+        # in `held`, in order, so none passes on access the member no longer has nor is lost on access just
+        # gained (`hold`, `grant`).
+        self.access: EducatorAccess = NO_ACCESS if is_customer else FULL_ACCESS
+        self.held: list[tuple[Item, int | None]] | None = [] if is_customer else None
+        self.access_version = 0
         self.pending: list[Item] = []
         # The position the replay (or a resync) brought the client to: the broker may still offer events up to
         # it (queued meanwhile, or live), which the client has had.
@@ -56,8 +69,20 @@ class Subscriber:
         self._send: Send | None = None  # set while live: `offer` writes directly
         self._flusher: asyncio.Task[None] | None = None
 
-    def offer(self, item: Item) -> None:
+    def offer(self, item: Item, educator_id: int | None = None) -> None:
+        """Write the frame now (or queue it); `educator_id`: it shows that educator's open ideas (see `access`)."""
         if self.closed or 0 < item[0] <= self.replayed_through:
+            return
+        if self.held is not None:
+            if item[0] == 0:
+                return  # a heartbeat: the frames held are about to follow
+            if len(self.held) >= self.maxsize:
+                log.info("dropping slow event-stream client (user %s)", self.user_id)
+                self.close()
+            else:
+                self.held.append((item, educator_id))
+            return
+        if educator_id is not None and not self.access.opens(educator_id):
             return
         send = self._send
         if send is None:
@@ -95,12 +120,32 @@ class Subscriber:
         else:
             self._send = send
 
+    def hold(self) -> int:
+        """The member's access may have changed: keep every frame until `grant` says what it is now. Returns the
+        version a `grant` must name (a read that began before a later change is not applied)."""
+        self.access_version += 1
+        if self.held is None:
+            self.held = []
+        return self.access_version
+
+    def grant(self, access: EducatorAccess, version: int) -> bool:
+        """The access read for `version` (from `hold`): applied, and the frames held since sent or dropped by it.
+        False when access may have changed again meanwhile (a newer read follows)."""
+        if version != self.access_version:
+            return False
+        self.access = access
+        held, self.held = self.held, None
+        for item, educator_id in held or ():
+            self.offer(item, educator_id)
+        return True
+
     def close(self) -> None:
         """End the stream (slow client, shutdown, session ended): the client reconnects and replays what it missed."""
         if self.closed:
             return
         self.closed = True
         self.pending.clear()
+        self.held = None
         send, self._send = self._send, None
         if send is None:
             return  # not live: `flush` ends the response

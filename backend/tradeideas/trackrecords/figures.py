@@ -165,6 +165,45 @@ def sparkline(curve: Sequence[Point]) -> list[Point]:
     return line
 
 
+# A record's equity curve as served: at most this many points unless the whole curve is asked for (issue #38).
+CURVE_POINTS = 500
+
+
+def shaped_curve(curve: Sequence[Point], at_most: int | None = None) -> Sequence[Point]:
+    """The curve in at most `at_most` (default `CURVE_POINTS`) points that keep its shape: the first and the last
+    point, the peak and the trough of its deepest fall (so the drawdown a chart shows is the record's), and from
+    each of the runs of consecutive points between them its lowest and its highest, in closing order. Every swing
+    wider than a run survives, unlike with a plain every-n-th sample. A curve that fits is returned whole; the
+    same curve always gives the same points."""
+    at_most = CURVE_POINTS if at_most is None else at_most
+    if len(curve) <= at_most:
+        return curve
+    values = [r for _, r in curve]
+    last = len(values) - 1
+    kept = {0, last, *_deepest_fall(values)}
+    runs = (at_most - len(kept)) // 2
+    inner = last - 1
+    for run in range(runs):
+        start, stop = 1 + inner * run // runs, 1 + inner * (run + 1) // runs
+        if start < stop:
+            part = values[start:stop]
+            kept.add(start + part.index(min(part)))
+            kept.add(start + part.index(max(part)))
+    return [curve[i] for i in sorted(kept)]
+
+
+def _deepest_fall(values: Sequence[float]) -> tuple[int, int]:
+    """Where the largest fall from a running peak starts and ends (indices; (0, 0) when it never falls)."""
+    peak = best_peak = best_trough = 0
+    deepest = 0.0
+    for i, value in enumerate(values):
+        if value > values[peak]:
+            peak = i
+        elif values[peak] - value > deepest:
+            deepest, best_peak, best_trough = values[peak] - value, peak, i
+    return best_peak, best_trough
+
+
 def extend_sparkline(line: list[Point], ideas: int, point: Point) -> list[Point]:
     """`sparkline(curve + [point])` from `line = sparkline(curve)` and `ideas = len(curve)`."""
     step, new_step = _sparkline_step(ideas), _sparkline_step(ideas + 1)

@@ -14,7 +14,7 @@ from tradeideas.ideas.schemas import TIME_FRAME_MAX, ListIdeaType, ListMarket
 from tradeideas.permissions import AnyUser
 from tradeideas.trackrecords import service
 from tradeideas.trackrecords.cache import TrackRecordCache
-from tradeideas.trackrecords.schemas import TrackRecord, TrackRecordSummary
+from tradeideas.trackrecords.schemas import CurveDetail, RecordSource, TrackRecord, TrackRecordSummary
 
 router = api_router(prefix="/api", tags=["track records"])
 # Read on every educators list and record screen, and answered from memory between changes: FastAPI's general
@@ -61,7 +61,17 @@ async def get_track_record(
             description="Only ideas closed (or opened) on or after this day (YYYY-MM-DD)",
         ),
     ] = None,
+    curve: Annotated[
+        CurveDetail,
+        Query(description="`shaped`: the equity curve in at most 500 points that keep its shape; `full`: every point"),
+    ] = "shaped",
+    source: Annotated[
+        RecordSource,
+        Query(description="`educator`: the educator's calls; `verified`: the price checks' verdicts (decision 0102)"),
+    ] = "educator",
 ) -> Response:
     """One educator's track record, optionally filtered, with figures per group and the equity curve."""
     filters = service.RecordFilter(market, idea_type, time_frame, service.parse_day(since))
-    return EncodedJSON(await service.track_record_json(database, cache, educator_id, filters))
+    full = curve == "full"
+    answer = await service.track_record_json(database, cache, educator_id, filters, full_curve=full, source=source)
+    return EncodedJSON(answer)

@@ -1,6 +1,7 @@
 """Response bodies and filters of the track-record routes (JSON in camelCase)."""
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import Field
 
@@ -75,17 +76,48 @@ class TrackRecordSummary(RecordFigures):
         description="Distinct members with a journal entry on the educator's ideas (that match the filters)"
     )
     followers_average_r: float | None = Field(
-        description="Average R of those members' closed journal entries, as the journal computes it; null under "
-        "5 followers or while none closed"
+        description="The median R of those members' closed journal entries, as the journal computes it (a median, "
+        "so a few accounts cannot skew it; decision 0101); null under 5 followers or while none closed"
     )
     statistics: RecordStatistics
     equity_curve: list[CurvePoint] = Field(
-        description="Cumulative R after each completed idea with an R, in closing order; in the educators list "
-        "a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one"
+        description="Cumulative R after each completed idea with an R, in closing order. One record: every point "
+        "with `curve=full`, otherwise at most 500 that keep the curve's shape (the first and the last, and the lowest "
+        "and the highest of each run of points between them). In the educators list a sparkline of those points: "
+        "every n-th idea's (n a power of two keeping them to 60) and the last one"
     )
 
 
+# How much of a record's equity curve is sent (`GET /api/educators/{id}/track-record?curve=`).
+CurveDetail = Literal["shaped", "full"]
+# Whose verdicts a record's figures, curve and groups count (`?source=`, decision 0102).
+RecordSource = Literal["educator", "verified"]
+
+
+class NotCheckedReason(CamelModel):
+    reason: str = Field(description="Why these ideas have no price-checked verdict, in the member's words")
+    ideas: int
+
+
+class Coverage(CamelModel):
+    """Which completed ideas of the selection each view counts: all of them as the educator called them, and those
+    the price checks settled (the others could not be checked, or not yet)."""
+
+    completed: int = Field(description="Completed ideas in the selection (the educator's calls)")
+    price_checked: int = Field(description="Of those, the ones the price checks settled")
+    not_checked: int = Field(description="completed - priceChecked")
+    reasons: list[NotCheckedReason] = Field(description="Why the others were not price-checked, most ideas first")
+    educator_r_on_checked: float = Field(description="The educator's total R over the price-checked ideas")
+    checked_r_on_checked: float = Field(description="The price checks' total R over the same ideas")
+    r_difference: float = Field(description="checkedROnChecked - educatorROnChecked: what the disagreement implies")
+
+
 class TrackRecord(TrackRecordSummary):
+    source: RecordSource = Field(
+        description="`educator`: figures, curve and groups from the educator's calls; `verified`: from the price "
+        "checks' verdicts of the same selection (settled ideas only, in settling order)"
+    )
+    coverage: Coverage
     by_market: list[RecordGroup]
     by_idea_type: list[RecordGroup]
     by_time_frame: list[RecordGroup]

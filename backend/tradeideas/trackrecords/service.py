@@ -15,12 +15,12 @@ import secrets
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, TypeVar, cast
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, Text, and_, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import Select, Text, and_, case, delete, func, insert, not_, or_, select, tuple_, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,8 +30,9 @@ from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import Database, DriverQuery, id_rows, lock_until_commit, start_of_day
 from tradeideas.desk import service as desk
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
-from tradeideas.ideas.models import TradeIdea
+from tradeideas.ideas.models import IdeaStatus, TradeIdea
 from tradeideas.prices import service as price_checks
+from tradeideas.prices.models import IdeaVerification
 from tradeideas.prices.schemas import VerifiedFigures
 from tradeideas.trackrecords.cache import (
     FOLLOWERS,
@@ -53,14 +54,18 @@ from tradeideas.trackrecords.figures import (
     extend_sparkline,
     figures,
     loaded_sparkline,
+    shaped_curve,
     stored_sparkline,
     total_rows,
 )
 from tradeideas.trackrecords.models import TrackRecordTotal, WithdrawnIdea
 from tradeideas.trackrecords.schemas import (
+    Coverage,
     CurvePoint,
     EducatorProfile,
+    NotCheckedReason,
     RecordGroup,
+    RecordSource,
     RecordStatistics,
     TrackRecord,
     TrackRecordSummary,
@@ -134,6 +139,66 @@ async def rebuild(db: AsyncSession) -> None:
     educators = await db.execute(select(TradeIdea.educator_id).where(TradeIdea.closed_at.is_not(None)).distinct())
     for educator_id in educators.scalars().all():
         await refresh_totals(db, educator_id)
+
+
+# How far a stored R figure may sit from the one recomputed: sums added idea by idea in closing order are exact
+# repeats of the walk's, so only a change behind the app's back moves them by more.
+TOTALS_TOLERANCE = 1e-6
+
+
+def _differs(stored: Any, expected: Any) -> bool:
+    if isinstance(stored, int | float) and isinstance(expected, int | float) and not isinstance(stored, bool):
+        return abs(float(stored) - float(expected)) > TOTALS_TOLERANCE
+    if isinstance(stored, list) and isinstance(expected, list):
+        return len(stored) != len(expected) or any(_differs(a, b) for a, b in zip(stored, expected, strict=True))
+    if isinstance(stored, dict) and isinstance(expected, dict):
+        return stored.keys() != expected.keys() or any(_differs(stored[k], expected[k]) for k in expected)
+    return bool(stored != expected)
+
+
+async def stored_totals_problems(db: AsyncSession) -> list[str]:
+    """Every stored figure of `track_record_totals` recomputed from the closed ideas (`tradeideas verify-ledger`):
+    each difference named by table, row (educator, grouping, key) and column. Rows the ideas do not make are
+    named too, and rows they make that are missing."""
+    t = TrackRecordTotal
+    stored: dict[int, dict[tuple[str, str], TrackRecordTotal]] = defaultdict(dict)
+    for total in (await db.execute(select(t))).scalars():
+        stored[total.educator_id][(total.grouping, total.key)] = total
+    educators = set(stored) | set(
+        (await db.execute(select(TradeIdea.educator_id).where(TradeIdea.closed_at.is_not(None)).distinct())).scalars()
+    )
+    problems: list[str] = []
+    for educator_id in sorted(educators):
+        book, stats = await _walk(db, educator_id)
+        expected = (
+            {(r["grouping"], r["key"]): r for r in total_rows(educator_id, book)}
+            if book.whole.values() != Tally().values()
+            else {}
+        )
+        have = stored.get(educator_id, {})
+        for grouping, key in sorted(set(have) | set(expected)):
+            name = f"track_record_totals row (educator {educator_id}, {grouping}, {key!r})"
+            row: TrackRecordTotal | None = have.get((grouping, key))
+            want = expected.get((grouping, key))
+            if row is None:
+                problems.append(f"{name} is missing: the closed ideas make it")
+                continue
+            if want is None:
+                problems.append(f"{name} counts ideas that are not closed ideas of the educator")
+                continue
+            if grouping == WHOLE:
+                want = {**want, "statistics": stats.stored()}
+            for column, value in want.items():
+                if column in ("educator_id", "grouping", "key"):
+                    continue
+                kept = getattr(row, column)
+                if column == "last_closed_at" and kept is not None and value is not None:
+                    kept, value = kept.astimezone(UTC), value.astimezone(UTC)
+                if column == "statistics" and kept is None:  # written before statistics were kept
+                    continue
+                if _differs(kept, value):
+                    problems.append(f"{name} column {column} is {kept!r}, the closed ideas make {value!r}")
+    return problems
 
 
 # PostgreSQL advisory locks of one educator's totals (pg_advisory_xact_lock(class, educator id)): a constant that
@@ -470,8 +535,87 @@ async def _rewrite_token(db: AsyncSession, educator_id: int) -> str | None:
     return found.scalar_one_or_none()
 
 
+def _verdicts(educator_id: int, f: RecordFilter) -> Select[Any]:
+    """(id, market, idea type, time frame, status, R, settled at, published at) of the educator's ideas as the price
+    checks settled them, in settling order: the same rows `_closed_ideas` gives of the educator's calls, with the
+    verdict read as `prices.service.verified_figures` counts it (an ambiguous candle is the stop)."""
+    v = IdeaVerification
+    traded = func.coalesce(v.outcome, "") != "not_triggered"
+    won = and_(
+        traded,
+        or_(
+            v.outcome.in_(("exit1", "exit2", "exit3")),
+            and_(v.outcome == "manual", func.coalesce(v.r_multiple, 0) > 0),
+        ),
+    )
+    status = case((not_(traded), "not_triggered"), (won, "successful"), else_="unsuccessful")
+    query = (
+        select(
+            TradeIdea.id,
+            TradeIdea.market,
+            TradeIdea.idea_type,
+            TradeIdea.time_frame,
+            status,
+            v.r_multiple,
+            v.settled_at,
+            TradeIdea.created_at,
+        )
+        .join_from(TradeIdea, v, v.idea_id == TradeIdea.id)
+        .where(TradeIdea.educator_id == educator_id, v.state == "settled", v.settled_at.is_not(None))
+        .order_by(v.settled_at, TradeIdea.id)
+    )
+    return _where(query, TradeIdea, f, v.settled_at)
+
+
+NOT_SETTLED_YET = "still being checked"
+NEVER_CHECKED = "not price-checked (completed before price checks began, or price checks were off)"
+
+
+async def coverage(db: AsyncSession, educator_id: int, f: RecordFilter) -> Coverage:
+    """The selection's completed ideas, those the price checks settled, why the others were not, and the R the two
+    verdicts give over the ideas both cover (decision 0102)."""
+    v = IdeaVerification
+    completed = _where(
+        select(TradeIdea.status, TradeIdea.r_multiple, v.state, v.reason, v.outcome, v.r_multiple)
+        .outerjoin(v, v.idea_id == TradeIdea.id)
+        .where(TradeIdea.educator_id == educator_id, TradeIdea.closed_at.is_not(None)),
+        TradeIdea,
+        f,
+        TradeIdea.closed_at,
+    )
+    total = checked = 0
+    reasons: dict[str, int] = defaultdict(int)
+    educator_r = checked_r = 0.0
+    async for rows in (await db.stream(completed)).partitions(STREAM_SLICE):
+        for status, r, state, reason, outcome, verdict_r in rows:
+            total += 1
+            if state == "settled":
+                checked += 1
+                if status in (IdeaStatus.SUCCESSFUL, IdeaStatus.UNSUCCESSFUL) and r is not None:
+                    educator_r += r
+                if outcome != "not_triggered" and verdict_r is not None:
+                    checked_r += verdict_r
+            elif state is None:
+                reasons[NEVER_CHECKED] += 1
+            elif state == "unverifiable":
+                reasons[reason or "not possible"] += 1
+            else:
+                reasons[NOT_SETTLED_YET] += 1
+    return Coverage(
+        completed=total,
+        price_checked=checked,
+        not_checked=total - checked,
+        reasons=[
+            NotCheckedReason(reason=k, ideas=n) for k, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+        educator_r_on_checked=rounded_r(educator_r) or 0.0,
+        checked_r_on_checked=rounded_r(checked_r) or 0.0,
+        r_difference=rounded_r(checked_r - educator_r) or 0.0,
+    )
+
+
 async def track_record(
-    db: AsyncSession, educator_id: int, f: RecordFilter, kept: Walk | None = None
+    db: AsyncSession, educator_id: int, f: RecordFilter, kept: Walk | None = None, source: RecordSource = "educator"
 ) -> tuple[TrackRecord, Walk]:
     """One educator's record, filtered, with figures per market, idea type, time frame and month, and its
     equity curve apart (`equity_curve` left empty: see `track_record_json`).
@@ -487,6 +631,8 @@ async def track_record(
     token = await _rewrite_token(db, educator_id)
     ideas = _closed_ideas().add_columns(TradeIdea.created_at).where(TradeIdea.educator_id == educator_id)
     query = _where(ideas, TradeIdea, f, TradeIdea.closed_at)
+    if source == "verified":  # the price checks' verdicts, walked afresh: they are not kept in the totals
+        kept, token, query = None, None, _verdicts(educator_id, f)
     if kept is not None and token is not None and kept.rewrite_token == token:
         book, stats = kept.book.copy(), replace(kept.statistics)
         if book.last is not None:
@@ -519,6 +665,8 @@ async def track_record(
         followers_count=followers.members,
         followers_average_r=followers.average_r,
         equity_curve=[],
+        source=source,
+        coverage=await coverage(db, educator_id, f),
         by_market=_groups(book, extra, "market"),
         by_idea_type=_groups(book, extra, "idea_type"),
         by_time_frame=_groups(book, extra, "time_frame"),
@@ -529,7 +677,7 @@ async def track_record(
     return record, Walk(token, book, stats)
 
 
-def _with_curve(record: TrackRecord, curve: list[Point]) -> bytes:
+def _with_curve(record: TrackRecord, curve: Sequence[Point]) -> bytes:
     """The record as JSON, its curve encoded straight from the points: thousands of them, one model each
     would cost more than the rest of the answer (`at` as pydantic writes it: ISO 8601 ending in Z)."""
     data = record.model_dump(mode="json", by_alias=True)
@@ -601,17 +749,26 @@ async def _parts(
     return found
 
 
-async def track_record_json(database: Database, cache: TrackRecordCache, educator_id: int, f: RecordFilter) -> bytes:
+async def track_record_json(
+    database: Database,
+    cache: TrackRecordCache,
+    educator_id: int,
+    f: RecordFilter,
+    full_curve: bool = False,
+    source: RecordSource = "educator",
+) -> bytes:
     """`track_record` as the JSON sent, from this process's cache when nothing changed since (a database session is
-    opened only to build it)."""
+    opened only to build it). The equity curve keeps its shape in at most `CURVE_POINTS` points (`shaped_curve`),
+    so the answer does not grow with the educator's history; `full_curve` sends every idea's point."""
 
-    key = record_key(educator_id, f)
+    key = record_key(educator_id, f)  # the walk of the educator's calls, shared by both answers
 
     async def build() -> bytes:
         async with database.sessionmaker() as db:
-            record, walk = await track_record(db, educator_id, f, cache.walk(key))
+            record, walk = await track_record(db, educator_id, f, cache.walk(key), source)
         if walk.rewrite_token is not None:  # a walk without one could never be extended
             cache.keep_walk(key, walk)
-        return _with_curve(record, walk.book.curve)
+        curve = walk.book.curve
+        return _with_curve(record, curve if full_curve else shaped_curve(curve))
 
-    return await cache.answer_or_build(key, build)
+    return await cache.answer_or_build(record_key(educator_id, (f, full_curve, source)), build)

@@ -24,6 +24,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Grants
+         * @description The newest 200 grants (complimentary and paid), or one member's by e-mail.
+         */
+        get: operations["list_grants"];
+        put?: never;
+        /**
+         * Grant Access
+         * @description Give a customer complimentary access to one educator or all, optionally until a date.
+         */
+        post: operations["grant_access"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/grants/{grant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke Grant
+         * @description End a complimentary grant now (subscriptions end in Stripe).
+         */
+        delete: operations["revoke_grant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/invites": {
         parameters: {
             query?: never;
@@ -164,6 +208,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Plans
+         * @description Every plan with its subscribers, trialing, past_due and monthly recurring revenue.
+         */
+        get: operations["list_plans"];
+        put?: never;
+        /**
+         * Create Plan
+         * @description Create a plan (one educator or all); with payments set up, its Stripe Product and Price too.
+         */
+        post: operations["create_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/plans/{plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Plan
+         * @description Change a plan's name, price, trial or active flag; a new price is a new Stripe Price.
+         */
+        patch: operations["update_plan"];
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -218,6 +306,106 @@ export interface paths {
         get: operations["current_user"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Checkout
+         * @description A Stripe Checkout Session for an active plan; the browser goes to `url`.
+         */
+        post: operations["start_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checkout State
+         * @description Where the caller's returning checkout stands, read from Stripe, and what the return page does next.
+         */
+        get: operations["checkout_state"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout/{session_id}/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim Checkout
+         * @description A new visitor's account from their paid checkout: sets a password and signs them in as a customer.
+         */
+        post: operations["claim_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Billing Portal
+         * @description A Stripe Billing Portal session for the caller's subscriptions (card, invoices, cancel); go to `url`.
+         */
+        post: operations["billing_portal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe Webhook
+         * @description Stripe's events: signature checked, each id once, the subscription read again from Stripe.
+         */
+        post: operations["stripe_webhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -356,6 +544,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/educators/{educator_id}/setups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Educator Setups
+         * @description An educator's setups with their descriptions (empty for anyone who keeps none).
+         */
+        get: operations["list_educator_setups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/educators/{educator_id}/track-record": {
         parameters: {
             query?: never;
@@ -437,7 +645,7 @@ export interface paths {
         };
         /**
          * Health
-         * @description Liveness, database, listener, push backlog and price feed check (503 when the database is unreachable).
+         * @description Readiness: database, listener, media store, push queue, feeds, authorities (503: no database, or draining).
          */
         get: operations["health"];
         put?: never;
@@ -507,6 +715,26 @@ export interface paths {
          * @description Remove the caller's profile photo (initials are shown instead).
          */
         delete: operations["delete_avatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My Billing
+         * @description The caller's grants: plans, status, trial end or renewal date, and the grace period of a failed payment.
+         */
+        get: operations["my_billing"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -672,6 +900,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/setups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List My Setups
+         * @description The caller's setups in the order they were added, each with how many of their ideas name it.
+         */
+        get: operations["list_my_setups"];
+        put?: never;
+        /**
+         * Create My Setup
+         * @description Add a setup (name unique among the caller's, ignoring case; at most 20).
+         */
+        post: operations["create_my_setup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/setups/{setup_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete My Setup
+         * @description Delete an own setup that no idea names (one that ideas name stays: 409).
+         */
+        delete: operations["delete_my_setup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update My Setup
+         * @description Rename or describe an own setup; its ideas show the new name.
+         */
+        patch: operations["update_my_setup"];
+        trace?: never;
+    };
     "/api/me/unseen-counts": {
         parameters: {
             query?: never;
@@ -681,7 +957,7 @@ export interface paths {
         };
         /**
          * Unseen Counts
-         * @description Unseen open ideas per market (0 where that market's notifications are off).
+         * @description Unseen open ideas per market (0 where that market's notifications are off or no plan opens them).
          */
         get: operations["unseen_counts"];
         put?: never;
@@ -730,6 +1006,26 @@ export interface paths {
          * @description Set a new password with a reset link; ends every other session and logs this browser in.
          */
         post: operations["use_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Public Plans
+         * @description The active plans with their educators, and whether payments are set up (no login).
+         */
+        get: operations["list_public_plans"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -933,7 +1229,7 @@ export interface paths {
         };
         /**
          * Get Trade Idea
-         * @description One trade idea.
+         * @description One trade idea (an open one only to members whose plans include its educator).
          */
         get: operations["get_trade_idea"];
         /**
@@ -1020,6 +1316,63 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AccessChanged
+         * @description A grant of this member was made, changed, ended or revoked: what they may read is read again.
+         */
+        AccessChanged: {
+            /** Action */
+            action: string;
+            /**
+             * Actorid
+             * @default null
+             */
+            actorId: number | null;
+            /**
+             * Detail
+             * @default
+             */
+            detail: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "billing.access";
+            /** Userid */
+            userId: number;
+        };
+        /** AdminPlanOut */
+        AdminPlanOut: {
+            /** Active */
+            active: boolean;
+            /** Currency */
+            currency: string;
+            /** Educatorid */
+            educatorId: number | null;
+            /** Educators */
+            educators: components["schemas"]["PlanEducator"][];
+            /** Id */
+            id: number;
+            /**
+             * Interval
+             * @enum {string}
+             */
+            interval: "month" | "year";
+            /** Name */
+            name: string;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "educator" | "all";
+            stats: components["schemas"]["PlanStats"];
+            /** Stripepriceid */
+            stripePriceId: string | null;
+            /** Trialdays */
+            trialDays: number;
+            /** Unitamount */
+            unitAmount: number;
+        };
         /** AppConfig */
         AppConfig: {
             /** Appname */
@@ -1028,6 +1381,11 @@ export interface components {
             channelUrl: string;
             /** Educatorslugs */
             educatorSlugs: string[];
+            /**
+             * Supportcontact
+             * @description SUPPORT_CONTACT: an e-mail address or an http(s) address
+             */
+            supportContact: string;
         };
         /** AuditItem */
         AuditItem: {
@@ -1147,9 +1505,22 @@ export interface components {
             /** Candles */
             candles: components["schemas"]["CandleOut"][];
             /** Feed */
-            feed: ("binance" | "oanda") | null;
-            /** Granularity */
+            feed: ("binance" | "oanda" | "dukascopy") | null;
+            /**
+             * Granularity
+             * @description The candles' size, 1m to 1d: the idea's window in 60-200 candles
+             */
             granularity: string | null;
+            /**
+             * Precision
+             * @description Decimals of the pair's prices, as the educator wrote the levels (1.0850: 4)
+             */
+            precision: number;
+            /**
+             * Side
+             * @description bid for forex (bid and ask feeds); null for crypto
+             */
+            side?: "bid" | null;
             /** Symbol */
             symbol: string | null;
         };
@@ -1317,6 +1688,41 @@ export interface components {
              */
             userRole: "customer" | "educator";
         };
+        /** CheckoutIn */
+        CheckoutIn: {
+            /**
+             * Email
+             * Format: email
+             */
+            email?: string | null;
+            /** Planid */
+            planId: number;
+        };
+        /**
+         * CheckoutState
+         * @description A finished checkout as Stripe tells it: what the return page shows and does next.
+         */
+        CheckoutState: {
+            /** Email */
+            email: string | null;
+            /**
+             * Next
+             * @enum {string}
+             */
+            next: "sign_in" | "set_password" | "attached" | "wait";
+            /** Planname */
+            planName: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "complete" | "open" | "expired";
+        };
+        /** ClaimIn */
+        ClaimIn: {
+            /** Password */
+            password: string;
+        };
         /**
          * ConversionRateOut
          * @description What one unit of `from` is worth in `to`, from the price feed's latest stored price (null: none known).
@@ -1328,7 +1734,7 @@ export interface components {
              */
             asOf: string | null;
             /** Feed */
-            feed: ("oanda" | "binance") | null;
+            feed: ("oanda" | "dukascopy" | "binance") | null;
             /** From */
             from: string;
             /**
@@ -1338,6 +1744,48 @@ export interface components {
             rate: string | null;
             /** To */
             to: string;
+        };
+        /**
+         * Coverage
+         * @description Which completed ideas of the selection each view counts: all of them as the educator called them, and those
+         *     the price checks settled (the others could not be checked, or not yet).
+         */
+        Coverage: {
+            /**
+             * Checkedronchecked
+             * @description The price checks' total R over the same ideas
+             */
+            checkedROnChecked: number;
+            /**
+             * Completed
+             * @description Completed ideas in the selection (the educator's calls)
+             */
+            completed: number;
+            /**
+             * Educatorronchecked
+             * @description The educator's total R over the price-checked ideas
+             */
+            educatorROnChecked: number;
+            /**
+             * Notchecked
+             * @description completed - priceChecked
+             */
+            notChecked: number;
+            /**
+             * Pricechecked
+             * @description Of those, the ones the price checks settled
+             */
+            priceChecked: number;
+            /**
+             * Rdifference
+             * @description checkedROnChecked - educatorROnChecked: what the disagreement implies
+             */
+            rDifference: number;
+            /**
+             * Reasons
+             * @description Why the others were not price-checked, most ideas first
+             */
+            reasons: components["schemas"]["NotCheckedReason"][];
         };
         /** CurrentUser */
         CurrentUser: {
@@ -1396,6 +1844,11 @@ export interface components {
             hash: string;
             /** Lastseq */
             lastSeq: number;
+            /**
+             * Timestamps
+             * @description In /api/proof: the time-stamps of the fingerprint itself; in /api/proof/days/{date}: every time-stamp of the day's entries (the fingerprint's and the hourly heads')
+             */
+            timestamps?: components["schemas"]["TimestampOut"][];
         };
         /**
          * EducatorOut
@@ -1463,7 +1916,7 @@ export interface components {
             kind: string;
             /**
              * Payload
-             * @description The idea's levels, status and outcome after the change (for idea.price_check: the step, the price and `candleAt`, the time of the candle that proves it); every number is a string
+             * @description The idea's levels, status, outcome, createdAt and closedAt after the change (for idea.price_check: the step, the price and `candleAt`, the time of the candle that proves it); every number is a string
              */
             payload: {
                 [key: string]: string | null;
@@ -1506,6 +1959,80 @@ export interface components {
              */
             newIdea: boolean;
         };
+        /** FailingSymbol */
+        FailingSymbol: {
+            /** Reason */
+            reason: string;
+            /**
+             * Symbol
+             * @description The feed's symbol, or * for the whole feed
+             */
+            symbol: string;
+        };
+        /**
+         * GrantIn
+         * @description A complimentary grant: one educator (`educatorId`) or all of them (null), until `endsAt` (null: no end).
+         */
+        GrantIn: {
+            /** Educatorid */
+            educatorId?: number | null;
+            /**
+             * Email
+             * Format: email
+             */
+            email: string;
+            /** Endsat */
+            endsAt?: string | null;
+        };
+        /** GrantOut */
+        GrantOut: {
+            /** Cancelatperiodend */
+            cancelAtPeriodEnd: boolean;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Currentperiodend */
+            currentPeriodEnd: string | null;
+            /** Educatorid */
+            educatorId: number | null;
+            /** Email */
+            email: string;
+            /** Endsat */
+            endsAt: string | null;
+            /**
+             * Graceendsat
+             * @description past_due: access holds until then
+             */
+            graceEndsAt: string | null;
+            /** Id */
+            id: number;
+            /** Isopen */
+            isOpen: boolean;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "complimentary" | "subscription";
+            /** Planid */
+            planId: number | null;
+            /** Planname */
+            planName: string | null;
+            /** Revokedat */
+            revokedAt: string | null;
+            /** Status */
+            status: string;
+            /** Trialend */
+            trialEnd: string | null;
+            /** Userid */
+            userId: number;
+        };
+        /** GrantPage */
+        GrantPage: {
+            /** Items */
+            items: components["schemas"]["GrantOut"][];
+        };
         /** Head */
         Head: {
             /**
@@ -1539,17 +2066,43 @@ export interface components {
              */
             listener: "connected" | "reconnecting" | "not used";
             /**
+             * Media
+             * @description whether the media store (MEDIA_STORE) answers: while it does not, uploads answer 503 and this node still serves everything else, so the health check itself stays 200
+             * @enum {string}
+             */
+            media: "ok" | "unavailable";
+            /**
+             * Mediastore
+             * @description MEDIA_STORE: where uploads are kept
+             * @enum {string}
+             */
+            mediaStore: "local" | "s3";
+            /**
              * Pricefeed
-             * @description the price feeds that settle ideas: ok when they answered the last poll, degraded when they do not answer (ideas wait), off when PRICE_FEED=off
+             * @description the price feeds that settle ideas: ok when every symbol of every feed in use answered its last round with believable candles, degraded otherwise (those ideas wait) and before the first round, off when PRICE_FEED=off
              * @enum {string}
              */
             priceFeed: "ok" | "degraded" | "off";
+            /**
+             * Pricefeeds
+             * @description Per feed (binance, oanda, dukascopy): its last success and failing symbols
+             */
+            priceFeeds?: {
+                [key: string]: components["schemas"]["PriceFeedHealth"];
+            };
             pushBacklog: components["schemas"]["PushBacklog"];
             /**
              * Status
              * @constant
              */
             status: "ok";
+            /**
+             * Timestampauthorities
+             * @description Per time-stamp authority in TSA_URLS (by URL): its last success
+             */
+            timestampAuthorities?: {
+                [key: string]: components["schemas"]["TimestampAuthorityHealth"];
+            };
         };
         /** IdeaCreate */
         IdeaCreate: {
@@ -1591,6 +2144,16 @@ export interface components {
             orderType: "BUY" | "SELL";
             /** Pair */
             pair: string | number;
+            /**
+             * Reason
+             * @description Why the educator took it, up to 1,000 characters
+             */
+            reason?: string | number | null;
+            /**
+             * Setupid
+             * @description One of the educator's setups (GET /api/me/setups); required once they have any
+             */
+            setupId?: number | null;
             /** Timeframe */
             timeFrame: string | number;
             /**
@@ -1660,7 +2223,7 @@ export interface components {
             /**
              * Identityfixedat
              * Format: date-time
-             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             * @description From then on market type, pair, direction, idea type, time frame, setup and reason cannot change (409)
              */
             identityFixedAt: string;
             /**
@@ -1707,10 +2270,25 @@ export interface components {
              */
             rMultiple: number | null;
             /**
+             * Reason
+             * @description Why the educator took it ("Why: ..."; frozen with the pair)
+             */
+            reason: string | null;
+            /**
              * Resultfixedat
              * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
+            /**
+             * Setupid
+             * @description The educator's setup this idea is (frozen with the pair)
+             */
+            setupId: number | null;
+            /**
+             * Setupname
+             * @description That setup's name, for display
+             */
+            setupName: string | null;
             /** Specialty */
             specialty: string | null;
             /**
@@ -1830,7 +2408,7 @@ export interface components {
             /**
              * Identityfixedat
              * Format: date-time
-             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             * @description From then on market type, pair, direction, idea type, time frame, setup and reason cannot change (409)
              */
             identityFixedAt: string;
             /**
@@ -1876,10 +2454,25 @@ export interface components {
              */
             rMultiple: number | null;
             /**
+             * Reason
+             * @description Why the educator took it ("Why: ..."; frozen with the pair)
+             */
+            reason: string | null;
+            /**
              * Resultfixedat
              * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
+            /**
+             * Setupid
+             * @description The educator's setup this idea is (frozen with the pair)
+             */
+            setupId: number | null;
+            /**
+             * Setupname
+             * @description That setup's name, for display
+             */
+            setupName: string | null;
             /** Specialty */
             specialty: string | null;
             /**
@@ -1905,6 +2498,11 @@ export interface components {
         IdeaPage: {
             /** Items */
             items: components["schemas"]["IdeaOut"][];
+            /**
+             * Lockededucators
+             * @default 0
+             */
+            lockedEducators: number;
             /** Nextcursor */
             nextCursor: string | null;
         };
@@ -1987,7 +2585,7 @@ export interface components {
             /**
              * Identityfixedat
              * Format: date-time
-             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             * @description From then on market type, pair, direction, idea type, time frame, setup and reason cannot change (409)
              */
             identityFixedAt: string;
             /**
@@ -2034,10 +2632,25 @@ export interface components {
              */
             rMultiple: number | null;
             /**
+             * Reason
+             * @description Why the educator took it ("Why: ..."; frozen with the pair)
+             */
+            reason: string | null;
+            /**
              * Resultfixedat
              * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
+            /**
+             * Setupid
+             * @description The educator's setup this idea is (frozen with the pair)
+             */
+            setupId: number | null;
+            /**
+             * Setupname
+             * @description That setup's name, for display
+             */
+            setupName: string | null;
             /** Specialty */
             specialty: string | null;
             /**
@@ -2107,6 +2720,16 @@ export interface components {
             orderType?: "BUY" | "SELL";
             /** Pair */
             pair?: string | number;
+            /**
+             * Reason
+             * @description Why the educator took it, up to 1,000 characters
+             */
+            reason?: string | number | null;
+            /**
+             * Setupid
+             * @description One of the educator's setups (GET /api/me/setups); required once they have any
+             */
+            setupId?: number | null;
             /** Timeframe */
             timeFrame?: string | number;
             /**
@@ -2173,7 +2796,7 @@ export interface components {
             /**
              * Identityfixedat
              * Format: date-time
-             * @description From then on market type, pair, direction, idea type and time frame cannot change (409)
+             * @description From then on market type, pair, direction, idea type, time frame, setup and reason cannot change (409)
              */
             identityFixedAt: string;
             /**
@@ -2220,10 +2843,25 @@ export interface components {
              */
             rMultiple: number | null;
             /**
+             * Reason
+             * @description Why the educator took it ("Why: ..."; frozen with the pair)
+             */
+            reason: string | null;
+            /**
              * Resultfixedat
              * @description From then on the recorded result (status, outcome, close price) cannot change (409); null while the idea is open
              */
             resultFixedAt: string | null;
+            /**
+             * Setupid
+             * @description The educator's setup this idea is (frozen with the pair)
+             */
+            setupId: number | null;
+            /**
+             * Setupname
+             * @description That setup's name, for display
+             */
+            setupName: string | null;
             /** Specialty */
             specialty: string | null;
             /**
@@ -2324,6 +2962,12 @@ export interface components {
         };
         /** InviteIn */
         InviteIn: {
+            /**
+             * Complimentaryaccess
+             * @description Give the new member complimentary access to every educator (paid access)
+             * @default true
+             */
+            complimentaryAccess: boolean;
             /**
              * Email
              * Format: email
@@ -2718,6 +3362,23 @@ export interface components {
             /** Message */
             message: string;
         };
+        /** MyBilling */
+        MyBilling: {
+            /** Grants */
+            grants: components["schemas"]["GrantOut"][];
+            /** Paymentsenabled */
+            paymentsEnabled: boolean;
+        };
+        /** NotCheckedReason */
+        NotCheckedReason: {
+            /** Ideas */
+            ideas: number;
+            /**
+             * Reason
+             * @description Why these ideas have no price-checked verdict, in the member's words
+             */
+            reason: string;
+        };
         /**
          * NotificationSettings
          * @description What reaches the customer's phone. A push is sent only when its market, educator and event are all on.
@@ -2757,6 +3418,123 @@ export interface components {
         PasswordIn: {
             /** Password */
             password: string;
+        };
+        /** PlanEducator */
+        PlanEducator: {
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** Slug */
+            slug: string | null;
+        };
+        /** PlanIn */
+        PlanIn: {
+            /**
+             * Active
+             * @default true
+             */
+            active: boolean;
+            /** Currency */
+            currency: string;
+            /** Educatorid */
+            educatorId?: number | null;
+            /**
+             * Interval
+             * @enum {string}
+             */
+            interval: "month" | "year";
+            /** Name */
+            name: string;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "educator" | "all";
+            /**
+             * Trialdays
+             * @default 0
+             */
+            trialDays: number;
+            /**
+             * Unitamount
+             * @description Price per interval in the currency's smallest unit
+             */
+            unitAmount: number;
+        };
+        /** PlanOut */
+        PlanOut: {
+            /** Active */
+            active: boolean;
+            /** Currency */
+            currency: string;
+            /** Educatorid */
+            educatorId: number | null;
+            /** Educators */
+            educators: components["schemas"]["PlanEducator"][];
+            /** Id */
+            id: number;
+            /**
+             * Interval
+             * @enum {string}
+             */
+            interval: "month" | "year";
+            /** Name */
+            name: string;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "educator" | "all";
+            /** Trialdays */
+            trialDays: number;
+            /** Unitamount */
+            unitAmount: number;
+        };
+        /**
+         * PlanPatch
+         * @description What can change on a plan: its scope and educator stay (subscribers bought them).
+         */
+        PlanPatch: {
+            /** Active */
+            active?: boolean | null;
+            /** Currency */
+            currency?: string | null;
+            /** Interval */
+            interval?: ("month" | "year") | null;
+            /** Name */
+            name?: string | null;
+            /** Trialdays */
+            trialDays?: number | null;
+            /** Unitamount */
+            unitAmount?: number | null;
+        };
+        /** PlanStats */
+        PlanStats: {
+            /**
+             * Monthlyrecurringrevenue
+             * @description In the plan's currency's smallest unit, per month
+             */
+            monthlyRecurringRevenue: number;
+            /** Pastdue */
+            pastDue: number;
+            /** Subscribers */
+            subscribers: number;
+            /** Trialing */
+            trialing: number;
+        };
+        /** PriceFeedHealth */
+        PriceFeedHealth: {
+            /**
+             * Failing
+             * @description Symbols whose last round failed, and why (they back off)
+             */
+            failing: components["schemas"]["FailingSymbol"][];
+            /**
+             * Lastsuccess
+             * @description When a symbol of this feed last answered with usable candles
+             */
+            lastSuccess: string | null;
         };
         /** ProfileOut */
         ProfileOut: {
@@ -2855,6 +3633,12 @@ export interface components {
              */
             days: components["schemas"]["DayFingerprint"][];
             head: components["schemas"]["Head"];
+            /**
+             * Timestamps
+             * @description Each time-stamp authority's most recent time-stamp
+             */
+            timestamps: components["schemas"]["TimestampOut"][];
+            verifier: components["schemas"]["VerifierOut"];
         };
         /** PublicKeyOut */
         PublicKeyOut: {
@@ -2863,6 +3647,18 @@ export interface components {
              * @description VAPID application server key (base64url) for pushManager.subscribe
              */
             publicKey: string;
+        };
+        /** PublicPlans */
+        PublicPlans: {
+            /**
+             * Educators
+             * @description Every educator members can follow, in id order
+             */
+            educators: components["schemas"]["PlanEducator"][];
+            /** Paymentsenabled */
+            paymentsEnabled: boolean;
+            /** Plans */
+            plans: components["schemas"]["PlanOut"][];
         };
         /** PushBacklog */
         PushBacklog: {
@@ -2949,7 +3745,7 @@ export interface components {
          */
         ReactionKind: "heart" | "like";
         /** @description One streamed event: `{type: event, ...data}`. */
-        RealtimeEvent: components["schemas"]["IdeaCreated"] | components["schemas"]["IdeaUpdated"] | components["schemas"]["IdeaStatusChanged"] | components["schemas"]["IdeaDeleted"] | components["schemas"]["IdeaRecordChanged"] | components["schemas"]["IdeaWithdrawn"] | components["schemas"]["IdeasSeen"] | components["schemas"]["ChatMessageCreated"] | components["schemas"]["ChatMessageUpdated"] | components["schemas"]["ChatReactionUpdated"] | components["schemas"]["ChatMessageDeleted"] | components["schemas"]["JournalChanged"] | components["schemas"]["IdeaVerificationChanged"] | components["schemas"]["Resync"];
+        RealtimeEvent: components["schemas"]["IdeaCreated"] | components["schemas"]["IdeaUpdated"] | components["schemas"]["IdeaStatusChanged"] | components["schemas"]["IdeaDeleted"] | components["schemas"]["IdeaRecordChanged"] | components["schemas"]["IdeaWithdrawn"] | components["schemas"]["IdeasSeen"] | components["schemas"]["SetupsChanged"] | components["schemas"]["ChatMessageCreated"] | components["schemas"]["ChatMessageUpdated"] | components["schemas"]["ChatReactionUpdated"] | components["schemas"]["ChatMessageDeleted"] | components["schemas"]["JournalChanged"] | components["schemas"]["IdeaVerificationChanged"] | components["schemas"]["AccessChanged"] | components["schemas"]["Resync"];
         /**
          * ReceiptOut
          * @description The candle that proves one step.
@@ -2969,7 +3765,7 @@ export interface components {
             close: string;
             /**
              * Granularity
-             * @description 1m or 1s (Binance), M1 or S5 (OANDA)
+             * @description 1m or 1s (Binance), M1 or S5 (OANDA), T1m or T1s (Dukascopy, built from its ticks)
              */
             granularity: string;
             /** High */
@@ -3096,6 +3892,11 @@ export interface components {
              */
             sampleSizeNote: string | null;
         };
+        /** RedirectOut */
+        RedirectOut: {
+            /** Url */
+            url: string;
+        };
         /** ResetOut */
         ResetOut: {
             /**
@@ -3191,6 +3992,55 @@ export interface components {
             market?: ("forex" | "crypto") | null;
         };
         /**
+         * SetupCreate
+         * @description A new setup: its name (unique among the educator's, ignoring case) and a one-paragraph description.
+         */
+        SetupCreate: {
+            /** Description */
+            description?: string | null;
+            /** Name */
+            name: string;
+        };
+        /** SetupOut */
+        SetupOut: {
+            /** Description */
+            description: string | null;
+            /** Educatorid */
+            educatorId: number;
+            /** Id */
+            id: number;
+            /**
+             * Ideas
+             * @description How many of the educator's ideas name it (a setup they name cannot be deleted)
+             */
+            ideas: number;
+            /** Name */
+            name: string;
+        };
+        /**
+         * SetupUpdate
+         * @description Any of name and description; the name cannot be cleared, the description can (null).
+         */
+        SetupUpdate: {
+            /** Description */
+            description?: string | null;
+            /** Name */
+            name?: string;
+        };
+        /**
+         * SetupsChanged
+         * @description An educator added, renamed, described or deleted a setup (ideas show its name; members' lists follow).
+         */
+        SetupsChanged: {
+            /** Educatorid */
+            educatorId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "setups.changed";
+        };
+        /**
          * StatusUpdate
          * @description successful / unsuccessful complete an idea, invalidated marks a broken setup, pending reopens it.
          *
@@ -3243,12 +4093,12 @@ export interface components {
         Taken: {
             /**
              * Averageentryslippager
-             * @description Average (planned entry - fill) / planned risk, mirrored for SELL: worse fills are negative
+             * @description The median of (planned entry - fill) / planned risk over their entries, mirrored for SELL: worse fills are negative (a median, so a few accounts cannot skew it; decision 0101)
              */
             averageEntrySlippageR: number | null;
             /**
              * Averagerealisedr
-             * @description Average R of their closed journal entries, as the journal computes it; null while none closed
+             * @description The median R of their closed journal entries, as the journal computes it; null while none closed
              */
             averageRealisedR: number | null;
             /**
@@ -3256,6 +4106,55 @@ export interface components {
              * @description Distinct members with a journal entry on the idea (5 or more)
              */
             count: number;
+        };
+        /** TimestampAuthorityHealth */
+        TimestampAuthorityHealth: {
+            /**
+             * Failing
+             * @description While it fails: what went wrong last (it is retried with backoff)
+             */
+            failing: string | null;
+            /**
+             * Lastfailure
+             * @description When it last failed (a refused or unbelievable reply, or none)
+             */
+            lastFailure: string | null;
+            /**
+             * Lastsuccess
+             * @description When this authority last returned a checked time-stamp
+             */
+            lastSuccess: string | null;
+        };
+        /**
+         * TimestampOut
+         * @description An RFC 3161 time-stamp of the chain's hash at `seq` (decision 0100). The token's imprint is SHA-256 of the
+         *     hash's 64 hex characters: `openssl ts -verify -data FILE -in TOKEN -token_in -CAfile CA` with FILE holding the
+         *     hash checks it.
+         */
+        TimestampOut: {
+            /**
+             * At
+             * Format: date-time
+             * @description The time the authority signed (the token's genTime), UTC
+             */
+            at: string;
+            /**
+             * Authority
+             * @description The time-stamp authority's host, e.g. freetsa.org
+             */
+            authority: string;
+            /**
+             * Hash
+             * @description SHA-256, 64 lower-case hex characters
+             */
+            hash: string;
+            /** Seq */
+            seq: number;
+            /**
+             * Token
+             * @description The authority's token (a DER CMS SignedData), base64
+             */
+            token: string;
         };
         /** TrackRecord */
         TrackRecord: {
@@ -3286,6 +4185,7 @@ export interface components {
              * @description Ideas with an outcome: wins, losses and not triggered
              */
             completed: number;
+            coverage: components["schemas"]["Coverage"];
             /**
              * Deletedafterpublish
              * @description Open ideas deleted more than 15 minutes after publishing
@@ -3294,12 +4194,12 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
+             * @description Cumulative R after each completed idea with an R, in closing order. One record: every point with `curve=full`, otherwise at most 500 that keep the curve's shape (the first and the last, and the lowest and the highest of each run of points between them). In the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
              * Followersaverager
-             * @description Average R of those members' closed journal entries, as the journal computes it; null under 5 followers or while none closed
+             * @description The median R of those members' closed journal entries, as the journal computes it (a median, so a few accounts cannot skew it; decision 0101); null under 5 followers or while none closed
              */
             followersAverageR: number | null;
             /**
@@ -3326,6 +4226,12 @@ export interface components {
              * @description Sum of positive R / |sum of negative R|; null without losses
              */
             profitFactor: number | null;
+            /**
+             * Source
+             * @description `educator`: figures, curve and groups from the educator's calls; `verified`: from the price checks' verdicts of the same selection (settled ideas only, in settling order)
+             * @enum {string}
+             */
+            source: "educator" | "verified";
             statistics: components["schemas"]["RecordStatistics"];
             /** Totalr */
             totalR: number;
@@ -3370,12 +4276,12 @@ export interface components {
             educator: components["schemas"]["EducatorProfile"];
             /**
              * Equitycurve
-             * @description Cumulative R after each completed idea with an R, in closing order; in the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
+             * @description Cumulative R after each completed idea with an R, in closing order. One record: every point with `curve=full`, otherwise at most 500 that keep the curve's shape (the first and the last, and the lowest and the highest of each run of points between them). In the educators list a sparkline of those points: every n-th idea's (n a power of two keeping them to 60) and the last one
              */
             equityCurve: components["schemas"]["CurvePoint"][];
             /**
              * Followersaverager
-             * @description Average R of those members' closed journal entries, as the journal computes it; null under 5 followers or while none closed
+             * @description The median R of those members' closed journal entries, as the journal computes it (a median, so a few accounts cannot skew it; decision 0101); null under 5 followers or while none closed
              */
             followersAverageR: number | null;
             /**
@@ -3454,8 +4360,14 @@ export interface components {
              * @description Whether it agrees with the educator's outcome, once both exist
              */
             agrees: boolean | null;
+            /**
+             * Detail
+             * @description The same for operators: which feed lacks what
+             * @default null
+             */
+            detail: string | null;
             /** Feed */
-            feed: ("binance" | "oanda") | null;
+            feed: ("binance" | "oanda" | "dukascopy") | null;
             /**
              * Maer
              * @description Worst move from the trigger to settlement, in R (<= 0)
@@ -3472,7 +4384,7 @@ export interface components {
             rMultiple: number | null;
             /**
              * Reason
-             * @description Why the idea is not verified (state unverifiable)
+             * @description Why the idea cannot be checked (state unverifiable), as members read it after 'Price check: ' (not available for SPX500 yet)
              */
             reason: string | null;
             /** Receipts */
@@ -3491,7 +4403,7 @@ export interface components {
             state: "waiting" | "triggered" | "settled" | "unverifiable" | "off";
             /**
              * Symbol
-             * @description The feed's symbol: BTCUSDT, EUR_USD
+             * @description The feed's symbol: BTCUSDT, EUR_USD (OANDA), EURUSD (Dukascopy)
              */
             symbol: string | null;
             /** Triggeredat */
@@ -3527,6 +4439,22 @@ export interface components {
             /** Wins */
             wins: number;
         };
+        /**
+         * VerifierOut
+         * @description The standalone verifier (`tools/verify_ledger.py`, standard-library Python) as this server offers it.
+         */
+        VerifierOut: {
+            /**
+             * Sha256
+             * @description SHA-256, 64 lower-case hex characters
+             */
+            sha256: string;
+            /**
+             * Url
+             * @description Where to download it (served as text)
+             */
+            url: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3554,6 +4482,155 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_grants: {
+        parameters: {
+            query?: {
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantPage"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    grant_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revoke_grant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                grant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -3908,6 +4985,157 @@ export interface operations {
             };
         };
     };
+    list_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlanOut"][];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlanOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    update_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                plan_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanPatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlanOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -4051,6 +5279,327 @@ export interface operations {
             };
         };
     };
+    start_checkout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    checkout_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutState"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    claim_checkout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    billing_portal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    stripe_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     delete_message: {
         parameters: {
             query?: never;
@@ -4172,6 +5721,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageOut"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -4220,6 +5778,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not Found */
@@ -4313,6 +5880,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessagePage"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not Found */
@@ -4473,6 +6049,46 @@ export interface operations {
             };
         };
     };
+    list_educator_setups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                educator_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupOut"][];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     get_track_record: {
         parameters: {
             query?: {
@@ -4481,6 +6097,10 @@ export interface operations {
                 timeFrame?: string | null;
                 /** @description Only ideas closed (or opened) on or after this day (YYYY-MM-DD) */
                 since?: string | null;
+                /** @description `shaped`: the equity curve in at most 500 points that keep its shape; `full`: every point */
+                curve?: "shaped" | "full";
+                /** @description `educator`: the educator's calls; `verified`: the price checks' verdicts (decision 0102) */
+                source?: "educator" | "verified";
             };
             header?: never;
             path: {
@@ -4819,6 +6439,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Client Error */
             "4XX": {
                 headers: {
@@ -4846,6 +6475,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProfileOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    my_billing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyBilling"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -5385,6 +7052,222 @@ export interface operations {
             };
         };
     };
+    list_my_setups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupOut"][];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    create_my_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupOut"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    delete_my_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                setup_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    update_my_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                setup_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     unseen_counts: {
         parameters: {
             query?: never;
@@ -5456,6 +7339,15 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5572,6 +7464,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_public_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicPlans"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -6074,6 +8004,15 @@ export interface operations {
                     "application/json": components["schemas"]["IdeaOut"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -6303,6 +8242,15 @@ export interface operations {
                     "application/json": components["schemas"]["CandlesOut"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -6350,6 +8298,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevisionOut"][];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not Found */

@@ -4,16 +4,23 @@ import type { CurrentUser } from "../api/client";
 import { currentUserQueryKey } from "../features/auth/useCurrentUser";
 import { PushPrompt } from "../features/pwa/PushPrompt";
 import { linkManifest } from "../features/pwa/installPrompt";
+import { billingEventHandlers } from "../features/billing/realtime";
 import { chatEventHandlers } from "../features/chat/realtime";
 import { deskEventHandlers } from "../features/desk/realtime";
-import { ideaEventHandlers } from "../features/ideas/realtime";
+import { ideaEventHandlers } from "../features/ideas/realtime/realtime";
 import { trackRecordEventHandlers } from "../features/trackrecords/realtime";
 import { RealtimeConnection } from "../features/realtime/RealtimeConnection";
 import { combineHandlers } from "../lib/realtime";
 import { useWhenIdle } from "../lib/whenIdle";
 
 /** Each feature's reactions to server events, in one dispatch table. */
-const realtimeHandlers = combineHandlers(ideaEventHandlers, chatEventHandlers, trackRecordEventHandlers, deskEventHandlers);
+const realtimeHandlers = combineHandlers(
+  ideaEventHandlers,
+  chatEventHandlers,
+  trackRecordEventHandlers,
+  deskEventHandlers,
+  billingEventHandlers,
+);
 
 /**
  * What runs for as long as someone is signed in (mounted once by RequireAuth, so once per tab):

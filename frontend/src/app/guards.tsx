@@ -31,12 +31,15 @@ function SessionError({ error, onRetry }: { error: unknown; onRetry: () => void 
 
 /** Signed-in users only; others go to /login. */
 export function RequireAuth() {
-  const { data: user, isPending, isError, error, refetch } = useCurrentUser();
+  const { data: user, isPending, isError, error, refetch, fetchStatus } = useCurrentUser();
   // The session is often the last of a first screen's requests to answer, and TanStack Query delivers it as a
   // synchronous update (useSyncExternalStore): rendered from it, the whole screen, cards included, was one long
   // task. Rendered from a deferred copy, it is drawn in slices that let the browser breathe; the spinner stays
   // until it is ready.
   const shownUser = useDeferredValue(user);
+  // Offline with no session kept on this device: the question waits for a connection, so the login screen (with
+  // the offline notice) is shown instead of an endless "Loading..." (issue #39).
+  if (isPending && fetchStatus === "paused") return <Navigate to="/login" replace />;
   if (isPending) return <FullPageSpinner />;
   if (isError && user === undefined) return <SessionError error={error} onRetry={() => void refetch()} />;
   if (!user) return <Navigate to="/login" replace />;
@@ -62,7 +65,8 @@ export function RequireEducator() {
 
 /** Admins only; others go to the admin login (signed-in customers and educators to their own area). */
 export function RequireAdmin() {
-  const { data: user, isPending, isError, error, refetch } = useCurrentUser();
+  const { data: user, isPending, isError, error, refetch, fetchStatus } = useCurrentUser();
+  if (isPending && fetchStatus === "paused") return <Navigate to="/admin/login" replace />;
   if (isPending) return <FullPageSpinner />;
   if (isError && user === undefined) return <SessionError error={error} onRetry={() => void refetch()} />;
   if (!user) return <Navigate to="/admin/login" replace />;

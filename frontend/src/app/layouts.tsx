@@ -29,6 +29,9 @@ export function DocumentTitle({ page }: { page: string | undefined }) {
 /** Screens whose first paint the manifest waits for: linked by SignedIn once the page has been painted (decision 0064). */
 const MANIFEST_AFTER_FIRST_PAINT = /^\/customer\/(forex|crypto)\/?$/;
 
+/** Screens behind a sign-in (not /admin/login). */
+const SIGNED_IN_SCREEN = /^\/(customer|educator)(\/|$)|^\/admin(?!\/login)(\/|$)/;
+
 export function RootLayout() {
   const { pathname } = useLocation();
   useEffect(() => {
@@ -36,6 +39,8 @@ export function RootLayout() {
   }, [pathname]);
   // iPhone and iPad never offer a prompt: the banner shows the Add to Home Screen steps there.
   const installable = useSyncExternalStore(subscribeInstallPrompt, getInstallPrompt, () => null) !== null || isIos();
+  // Signed-in screens only: on the login and legal pages the banner would cover their links.
+  const signedInScreen = SIGNED_IN_SCREEN.test(pathname);
   return (
     <>
       <ScrollToTop />
@@ -47,7 +52,7 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </ErrorBoundary>
-      {installable ? (
+      {installable && signedInScreen ? (
         // The offer is an extra: if its code cannot be fetched, there is no banner.
         <ErrorBoundary fallback={null}>
           <Suspense fallback={null}>

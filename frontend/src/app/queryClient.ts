@@ -1,5 +1,7 @@
-import { QueryClient } from "@tanstack/react-query";
-import { isRetryable } from "../api/errors";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { ApiError, isRetryable } from "../api/errors";
+import { isAccountDisabled, rememberAccountDisabled } from "../features/auth/accountDisabled";
+import { currentUserQueryKey } from "../features/auth/useCurrentUser";
 import { PERSIST_MAX_AGE } from "./persist";
 
 /**
@@ -12,7 +14,16 @@ import { PERSIST_MAX_AGE } from "./persist";
  */
 export function createQueryClient(): QueryClient {
   const retry = (failureCount: number, error: unknown) => failureCount < 1 && isRetryable(error);
-  return new QueryClient({
+  // A member disabled while signed in: whichever request learns it first signs the tab out, and /login says why.
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 401 && isAccountDisabled(error)) {
+      rememberAccountDisabled();
+      client.setQueryData(currentUserQueryKey, null);
+    }
+  };
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         staleTime: 2 * 60 * 1000,
@@ -30,4 +41,5 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  return client;
 }

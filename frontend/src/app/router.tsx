@@ -8,9 +8,9 @@ import { currentUserQueryOptions, useCurrentUser } from "../features/auth/useCur
 import type { IdeaType, Market, SessionProps } from "../lib/session";
 import { maybeSignedIn } from "../features/auth/signedInHint";
 // Part of the first download (~1 KB): a market page asks for its ideas before any screen code arrives.
-import { activeIdeasQueryOptions } from "../features/ideas/useActiveIdeas";
+import { activeIdeasQueryOptions } from "../features/ideas/api/useActiveIdeas";
 import { usePrefetchQuery, type QueryClient } from "@tanstack/react-query";
-import { unseenCountsQueryOptions } from "../features/ideas/useUnseenCounts";
+import { unseenCountsQueryOptions } from "../features/ideas/api/useUnseenCounts";
 import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator, loadSignedIn } from "./guards";
 import { loadCustomerExtras } from "./ideaExtras";
 import { persister } from "./persist";
@@ -31,17 +31,21 @@ const SetPasswordPage = page(() => import("../features/auth/SetPasswordPage"), "
 const AdminPage = page(() => import("../features/admin/AdminPage"), "AdminPage");
 const LegalPage = page(() => import("../features/auth/LegalPage"), "LegalPage");
 const ProofPage = page(() => import("../features/proof/ProofPage"), "ProofPage");
+const PlansPage = page(() => import("../features/billing/PlansPage"), "PlansPage");
+const AdminPlansPage = page(() => import("../features/billing/AdminPlansPage"), "AdminPlansPage");
+const MyBillingPage = page(() => import("../features/billing/MyBillingPage"), "MyBillingPage");
+const CheckoutDonePage = page(() => import("../features/billing/CheckoutDonePage"), "CheckoutDonePage");
 const CustomerChatPage = page(() => import("../features/chat/CustomerChatPage"), "CustomerChatPage");
 const EducatorChatPage = page(() => import("../features/chat/EducatorChatPage"), "EducatorChatPage");
-const EducatorDashboardPage = page(() => import("../features/ideas/EducatorDashboardPage"), "EducatorDashboardPage");
-const HistoryPage = page(() => import("../features/ideas/HistoryPage"), "HistoryPage");
-const loadMarketChooser = () => import("../features/ideas/MarketChooserPage");
-const loadMarketDashboard = () => import("../features/ideas/MarketDashboardPage");
+const EducatorDashboardPage = page(() => import("../features/ideas/educator/EducatorDashboardPage"), "EducatorDashboardPage");
+const HistoryPage = page(() => import("../features/ideas/list/HistoryPage"), "HistoryPage");
+const loadMarketChooser = () => import("../features/ideas/list/MarketChooserPage");
+const loadMarketDashboard = () => import("../features/ideas/list/MarketDashboardPage");
 const MarketChooserPage = page(loadMarketChooser, "MarketChooserPage");
 const MarketDashboardPage = page(loadMarketDashboard, "MarketDashboardPage");
-const IdeaPage = page(() => import("../features/ideas/IdeaPage"), "IdeaPage");
-const MyTradeIdeasPage = page(() => import("../features/ideas/MyTradeIdeasPage"), "MyTradeIdeasPage");
-const IdeaFormPage = page(() => import("../features/ideas/IdeaFormPage"), "IdeaFormPage");
+const IdeaPage = page(() => import("../features/ideas/list/IdeaPage"), "IdeaPage");
+const MyTradeIdeasPage = page(() => import("../features/ideas/educator/MyTradeIdeasPage"), "MyTradeIdeasPage");
+const IdeaFormPage = page(() => import("../features/ideas/form/IdeaFormPage"), "IdeaFormPage");
 const TestNotificationsPage = page(() => import("../features/notifications/TestNotificationsPage"), "TestNotificationsPage");
 const ProfilePage = page(() => import("../features/profile/ProfilePage"), "ProfilePage");
 const ProfileDialog = page(() => import("../features/profile/ProfileDialog"), "ProfileDialog");
@@ -50,6 +54,7 @@ const EducatorPage = page(() => import("../features/trackrecords/EducatorPage"),
 const OwnTrackRecord = page(() => import("../features/trackrecords/OwnTrackRecord"), "OwnTrackRecord");
 const JournalPage = page(() => import("../features/desk/JournalPage"), "JournalPage");
 const RiskSettingsCard = page(() => import("../features/desk/RiskSettingsCard"), "RiskSettingsCard");
+const SetupsCard = page(() => import("../features/ideas/educator/SetupsCard"), "SetupsCard");
 
 /** The push test subscribes the educator's own browser first (asking for permission if needed). */
 const subscribeThisBrowser = async () => (await import("../features/pwa/push")).ensurePushSubscription({ ask: true });
@@ -117,7 +122,7 @@ function educatorDashboardWith(s: SessionProps) {
   );
 }
 const educatorDashboard = <WithSession>{educatorDashboardWith}</WithSession>;
-const profile = <WithSession>{(s) => <ProfilePage {...s} extra={s.user.role === "customer" ? <RiskSettingsCard /> : null} />}</WithSession>;
+const profile = <WithSession>{(s) => <ProfilePage {...s} extra={s.user.role === "customer" ? <RiskSettingsCard /> : <SetupsCard />} />}</WithSession>;
 
 export const routes: RouteObject[] = [
   {
@@ -136,11 +141,16 @@ export const routes: RouteObject[] = [
       { path: "/reset/:token", element: <SetPasswordPage kind="reset" />, handle: title("Reset Password") },
       {
         element: <RequireAdmin />,
-        children: [{ path: "/admin", element: <WithSession>{(s) => <AdminPage {...s} />}</WithSession>, handle: title("Admin") }],
+        children: [
+          { path: "/admin", element: <WithSession>{(s) => <AdminPage {...s} />}</WithSession>, handle: title("Admin") },
+          { path: "/admin/plans", element: <WithSession>{(s) => <AdminPlansPage {...s} />}</WithSession>, handle: title("Plans and access") },
+        ],
       },
       { path: "/terms", element: <LegalPage kind="terms" />, handle: title("Terms of Use") },
       { path: "/privacy", element: <LegalPage kind="privacy" />, handle: title("Privacy Policy") },
       { path: "/proof", element: <ProofPage />, handle: title("How we keep the record honest") },
+      { path: "/plans", element: <PlansPage />, handle: title("Plans") },
+      { path: "/billing/done", element: <CheckoutDonePage />, handle: title("Checkout") },
       {
         element: <RequireAuth />,
         children: [
@@ -165,6 +175,7 @@ export const routes: RouteObject[] = [
           { path: "/customer/educators/:slug", element: <EducatorRecordRoute />, handle: title("Educator Track Record") },
           { path: "/customer/profile", element: profile, handle: title("Profile") },
           { path: "/customer/journal", element: <JournalPage />, handle: title("My Journal") },
+          { path: "/customer/billing", element: <MyBillingPage />, handle: title("Billing") },
           {
             element: <RequireEducator />,
             children: [

@@ -18,6 +18,10 @@ export interface IdeaFormValues {
   notes: string;
   /** https only; YouTube and Vimeo play embedded on the card. */
   videoUrl: string;
+  /** The id of one of the educator's setups as the select holds it ("" for none). */
+  setupId: string;
+  /** Why the educator took it, shown as "Why: ..." under the levels (up to 1,000 characters). */
+  reason: string;
 }
 
 /** Choices as `{value, label}` options, in the labels' order. A `Record` over a generated union names every value
@@ -49,11 +53,21 @@ export const EMPTY_IDEA_FORM: IdeaFormValues = {
   exit3: "",
   notes: "",
   videoUrl: "",
+  setupId: "",
+  reason: "",
 };
 
 /** Required fields left blank (after trimming). */
 export function missingIdeaFields(values: IdeaFormValues): RequiredIdeaField[] {
   return REQUIRED_IDEA_FIELDS.filter((f) => values[f].trim() === "");
+}
+
+export const REASON_MAX = 1000;
+export const SETUP_REQUIRED_MESSAGE = "Please choose one of your setups";
+
+/** The setup as the API takes it: its id, or null for none. */
+export function setupIdOf(values: IdeaFormValues): number | null {
+  return values.setupId === "" ? null : Number(values.setupId);
 }
 
 export function pairPlaceholder(marketType: IdeaFormValues["marketType"]): string {

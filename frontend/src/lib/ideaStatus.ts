@@ -2,12 +2,12 @@ import type { Schemas } from "../api/client";
 
 export type IdeaStatus = Schemas["IdeaOut"]["status"];
 
-/** Badge text of an idea's status. */
+/** An idea's status in the spec's words ("mark ideas successful or unsuccessful"), on every screen. */
 export const STATUS_LABEL: Record<IdeaStatus, string> = {
   active: "Active",
   pending: "Pending",
-  successful: "Success",
-  unsuccessful: "Failed",
+  successful: "Successful",
+  unsuccessful: "Unsuccessful",
   invalidated: "INVALID",
 };
 
@@ -25,4 +25,21 @@ export function invalidationNote(orderType: string, level: string): string {
 /** 'Trade idea marked successful and moved to Leverage Ideas for Forex'. */
 export function statusToast(status: "successful" | "unsuccessful", ideaType: string, marketType: string): string {
   return `Trade idea marked ${status} and moved to ${ideaType} Ideas for ${marketType}`;
+}
+
+export type StatusChange = "successful" | "unsuccessful" | "invalidated" | "pending";
+
+/**
+ * The status changes an educator can make from `status`, in the order the controls show them: never the status the
+ * idea already has; Invalid only while the idea is open (a result is reset first); Reset only when there is a
+ * result or an INVALID mark to take back.
+ */
+export function possibleChanges(status: IdeaStatus): StatusChange[] {
+  const open = status === "active" || status === "pending";
+  const changes: StatusChange[] = [];
+  if (status !== "successful") changes.push("successful");
+  if (status !== "unsuccessful") changes.push("unsuccessful");
+  if (open) changes.push("invalidated");
+  else changes.push("pending");
+  return changes;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatR, outcomeLabel } from "./outcome";
+import { outcomeLabel } from "./outcome";
 
 describe("outcome", () => {
   it("labels every outcome", () => {
@@ -7,12 +7,5 @@ describe("outcome", () => {
     expect(outcomeLabel("invalidation", null)).toBe("Stopped at invalidation");
     expect(outcomeLabel("manual", "1.0921")).toBe("Closed at 1.0921");
     expect(outcomeLabel("not_triggered", null)).toBe("Not triggered");
-  });
-
-  it("formats R with a sign and two decimals", () => {
-    expect(formatR(2.4)).toBe("+2.40 R");
-    expect(formatR(-1)).toBe("-1.00 R");
-    expect(formatR(0)).toBe("0.00 R");
-    expect(formatR(null)).toBe("—");
   });
 });

@@ -18,13 +18,6 @@ export function outcomeLabel(outcome: Outcome, closePrice: string | null): strin
   }
 }
 
-/** "+2.40 R", "-1.00 R", "0.00 R"; an em dash when unknown. */
-export function formatR(r: number | null | undefined): string {
-  if (r === null || r === undefined) return "—";
-  const sign = r > 0 ? "+" : r < 0 ? "-" : "";
-  return `${sign}${Math.abs(r).toFixed(2)} R`;
-}
-
 /** Text colour of an R value: green gains, red losses. */
 export function rTone(r: number | null | undefined): string {
   if (!r) return "text-muted";

@@ -2,11 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   CANNOT_COMPUTE,
   NEEDS_RATE,
-  formatAmount,
   highRiskWarning,
   positivePrice,
   priceText,
-  formatUnits,
   levelsBlock,
   positionSize,
   rateNeeded,
@@ -15,6 +13,7 @@ import {
   type SizingAccount,
   type SizingIdea,
 } from "./positionSize";
+import { formatNumber as formatAmount, formatUnits } from "./format";
 
 const account: SizingAccount = { accountSize: 10_000, accountCurrency: "USD", riskPercent: 1, leverage: 1 };
 
@@ -39,6 +38,34 @@ function sized(i: SizingIdea, a: SizingAccount = account, rate?: number): Sizing
   if (!result.ok) throw new Error(result.message);
   return result;
 }
+
+describe("leverage", () => {
+  it("gives the margin a Leverage idea needs and warns when the account and leverage cannot hold the notional", () => {
+    // Issue #39: 1.11 lots of EUR/USD is about 120,000 USD of notional, on a 10,000 USD account at 1×.
+    const tight = idea({ entry1: "1.0850", invalidationLevel: "1.0841", exit1: "1.0910" });
+    const atOne = sized(tight);
+    expect(atOne.lots).toBeCloseTo(1.111, 3);
+    expect(atOne.leverage).toBe(1);
+    expect(atOne.margin).toBeCloseTo(atOne.notional, 6);
+    expect(atOne.exceedsAccount).toBe(true);
+    const atThirty = sized(tight, { ...account, leverage: 30 });
+    expect(atThirty.margin).toBeCloseTo(atOne.notional / 30, 6);
+    expect(atThirty.exceedsAccount).toBe(false);
+  });
+
+  it("opens an Exchange (spot) idea at 1× whatever the account's leverage", () => {
+    const spot = sized(idea({ pair: "BTCUSDT", market: "crypto", ideaType: "Exchange", entry1: "60000", invalidationLevel: "59900", exit1: "61000" }), { ...account, leverage: 20 });
+    expect(spot.leverage).toBe(1);
+    expect(spot.notional).toBeCloseTo(60_000, 3);
+    expect(spot.exceedsAccount).toBe(true);
+  });
+
+  it("says when R is measured from the average of two entries", () => {
+    expect(sized(idea({ entry2: "1.0980" })).averagedEntry).toBe(true);
+    expect(sized(idea({})).averagedEntry).toBe(false);
+    expect(sized(idea({})).precision).toBe(4);
+  });
+});
 
 describe("positionSize", () => {
   it("sizes the issue's EUR/USD example: 0.20 lots, 20,000 units, 50 pips, risk 100.00 USD", () => {
@@ -115,9 +142,9 @@ describe("positionSize", () => {
     expect(sized(idea({ pair: "ETHUSDT", market: "crypto", orderType: "SELL", entry1: "3000", invalidationLevel: "3200" }), { ...account, leverage: 20 }).liquidationBeforeStop).toBe(true);
   });
 
-  it("has no margin for Exchange (spot) crypto ideas", () => {
+  it("has no liquidation for Exchange (spot) crypto ideas", () => {
     const s = sized(idea({ pair: "BTC/USDT", market: "crypto", ideaType: "Exchange", entry1: "60000", invalidationLevel: "57000" }));
-    expect(s.margin).toBeNull();
+    expect(s.margin).toBeCloseTo(s.notional, 6);
     expect(s.liquidationPrice).toBeNull();
   });
 

@@ -1,16 +1,20 @@
 import type { Schemas } from "../api/client";
-import { parseLevel } from "./riskReward";
+import { formatPercent, ideaPrecision } from "./format";
+import { parseLevel, plannedEntry } from "./riskReward";
 
 type IdeaOut = Schemas["IdeaOut"];
 
 /**
  * Position sizing with the customer's own numbers: pure functions, no React, no I/O.
  *
- * risk amount = accountSize × riskPercent / 100; stop distance = |entry − invalidation| where entry is
- * entry 1, or the mean of entries 1 and 2 when both are given; units (of the base currency) = risk
+ * risk amount = accountSize × riskPercent / 100; stop distance = |entry − invalidation| where entry is the planned
+ * entry (entry 1, or the average of entries 1 and 2 when both are given: the one R rule, `plannedEntry`); units (of the base currency) = risk
  * amount ÷ stop distance, converted from the quote currency to the account currency: none when they are
  * the same (USDT/USDC/BUSD count as USD), × entry when the base currency is the account currency
- * (USD/JPY for a USD account), otherwise ÷ the quote→account rate the customer gives.
+ * (USD/JPY for a USD account), otherwise ÷ the quote→account rate (the last price check's, or typed).
+ *
+ * Leverage: a Leverage idea's position needs margin = notional ÷ leverage; an Exchange (spot) idea's is paid in full
+ * (leverage 1). When the notional is more than the account × that leverage, the account cannot open it.
  */
 
 export type SizingAccount = {
@@ -42,6 +46,10 @@ export type Sizing = {
   base: string;
   quote: string;
   entry: number;
+  /** The entry is the average of entry 1 and entry 2 (the R rule for several entries). */
+  averagedEntry: boolean;
+  /** The pair's precision (decimals of its levels as written). */
+  precision: number;
   stop: number;
   riskAmount: number;
   stopDistance: number;
@@ -52,8 +60,13 @@ export type Sizing = {
   /** Currency pairs only (not metals or indices): standard lots of 100,000 units and pips. */
   lots: number | null;
   pips: number | null;
+  /** The leverage the position is opened with: the account's for Leverage ideas, 1 for Exchange (spot) ideas. */
+  leverage: number;
+  /** Account currency the position ties up: notional ÷ leverage. */
+  margin: number;
+  /** The notional is more than the account × leverage allows. */
+  exceedsAccount: boolean;
   /** Crypto Leverage ideas only (isolated margin, no fees). */
-  margin: number | null;
   liquidationPrice: number | null;
   liquidationBeforeStop: boolean;
   rewards: Reward[];
@@ -71,7 +84,7 @@ export const RISK_LIMIT_MESSAGE = "Risk per trade must be from 0.01 % to 10 % of
 
 /** "High risk: 5 % of your account on one trade", or null at 2 % and below. */
 export function highRiskWarning(riskPercent: number): string | null {
-  return Number.isFinite(riskPercent) && riskPercent > HIGH_RISK_PERCENT ? `High risk: ${riskPercent} % of your account on one trade` : null;
+  return Number.isFinite(riskPercent) && riskPercent > HIGH_RISK_PERCENT ? `High risk: ${formatPercent(riskPercent, 2)} of your account on one trade` : null;
 }
 
 /**
@@ -130,7 +143,7 @@ export function positionSize(idea: SizingIdea, account: SizingAccount, rate?: nu
   if (entry1 === null || entry1 <= 0 || stop === null || stop <= 0 || (idea.entry2 && entry2 === null)) {
     return { ok: false, reason: "levels", message: CANNOT_COMPUTE };
   }
-  const entry = entry2 === null ? entry1 : (entry1 + entry2) / 2;
+  const entry = plannedEntry(idea) ?? entry1;
   const stopDistance = Math.abs(entry - stop);
   if (stopDistance === 0) return { ok: false, reason: "levels", message: CANNOT_COMPUTE };
   const split = splitPair(idea.pair);
@@ -157,6 +170,8 @@ export function positionSize(idea: SizingIdea, account: SizingAccount, rate?: nu
   const forex = idea.market === "forex" && FIAT.has(base) && FIAT.has(quote);
   const pip = pipSize(quote);
   const leveraged = !forex && idea.ideaType === "Leverage";
+  const leverage = idea.ideaType === "Leverage" && Number.isFinite(account.leverage) && account.leverage >= 1 ? account.leverage : 1;
+  const margin = notional / leverage;
   const buy = idea.orderType === "BUY";
   const liquidationPrice = leveraged ? entry * (buy ? 1 - 1 / account.leverage : 1 + 1 / account.leverage) : null;
   const liquidationBeforeStop =
@@ -180,6 +195,8 @@ export function positionSize(idea: SizingIdea, account: SizingAccount, rate?: nu
     base,
     quote,
     entry,
+    averagedEntry: entry2 !== null,
+    precision: ideaPrecision(idea),
     stop,
     riskAmount,
     stopDistance,
@@ -188,7 +205,9 @@ export function positionSize(idea: SizingIdea, account: SizingAccount, rate?: nu
     notional,
     lots: forex ? units / 100_000 : null,
     pips: forex ? stopDistance / pip : null,
-    margin: leveraged ? notional / account.leverage : null,
+    leverage,
+    margin,
+    exceedsAccount: notional > account.accountSize * leverage * (1 + 1e-9),
     liquidationPrice,
     liquidationBeforeStop,
     rewards,
@@ -203,36 +222,6 @@ export function levelsBlock(idea: Pick<SizingIdea, "pair" | "orderType" | "entry
     .filter(Boolean)
     .join(" ");
   return [`${idea.pair} ${idea.orderType}`, `Entry ${entries}`, `SL ${idea.invalidationLevel}`, exits].filter(Boolean).join(" | ");
-}
-
-// `toLocaleString` with options builds a new formatter on every call (about a millisecond on a phone, and
-// a card shows a dozen figures): each formatter is made once and kept.
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(minimumFractionDigits: number, maximumFractionDigits: number): Intl.NumberFormat {
-  const key = `${minimumFractionDigits}-${maximumFractionDigits}`;
-  let format = formatters.get(key);
-  if (format === undefined) {
-    format = new Intl.NumberFormat("en-US", { minimumFractionDigits, maximumFractionDigits });
-    formatters.set(key, format);
-  }
-  return format;
-}
-
-/** "1,234.57" with a fixed number of decimals. */
-export function formatAmount(value: number, decimals = 2): string {
-  return numberFormat(decimals, decimals).format(value);
-}
-
-/** Units with as many decimals as small coin amounts need ("20,000", "0.033333"). */
-export function formatUnits(units: number): string {
-  const decimals = units >= 100 ? 0 : units >= 1 ? 2 : 6;
-  return formatAmount(units, decimals);
-}
-
-/** A price shown with the decimals it needs (up to 8). */
-export function formatPrice(value: number): string {
-  return numberFormat(0, value >= 1000 ? 2 : value >= 1 ? 5 : 8).format(value);
 }
 
 /** A price as typed ("1.0850", "1,234.5"): the number when it is greater than 0, else null. */

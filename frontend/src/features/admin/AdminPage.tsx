@@ -1,33 +1,46 @@
-import { LogOut, ShieldCheck } from "lucide-react";
-import { Button } from "../../components/Button";
-import { ThemeToggle } from "../../components/ThemeToggle";
+import * as Tabs from "@radix-ui/react-tabs";
+import { CreditCard } from "lucide-react";
+import { AdminHeader } from "../../components/AdminHeader";
 import type { SessionProps } from "../../lib/session";
 import { AuditLogCard } from "./AuditLogCard";
 import { InviteCard } from "./InviteCard";
 import { MembersCard } from "./MembersCard";
 
-/** /admin: invite customers, manage members, read the audit log (desktop and phone). */
+const tab =
+  "min-h-11 rounded-lg px-4 text-sm font-semibold text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 data-[state=active]:bg-indigo-500/15 data-[state=active]:text-indigo-700 dark:data-[state=active]:text-indigo-300";
+
+/**
+ * /admin: invite customers and manage members on one tab, the audit log on its own (a phone would otherwise scroll
+ * through every member to reach it).
+ */
 export function AdminPage({ user, config, onLogout, loggingOut }: SessionProps) {
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/90 sm:backdrop-blur">
-        <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-3">
-          <ShieldCheck className="h-6 w-6 text-indigo-500" aria-hidden="true" />
-          <div className="min-w-0 flex-1">
-            <p className="truncate text-xs text-muted">{config.appName}</p>
-            <h1 className="text-xl font-bold text-fg">Admin</h1>
-          </div>
-          <ThemeToggle />
-          <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut}>
-            <LogOut className="h-4 w-4" aria-hidden="true" />
-            Logout
-          </Button>
-        </div>
-      </header>
-      <main className="mx-auto max-w-7xl space-y-4 px-4 py-4 sm:py-6">
-        <InviteCard />
-        <MembersCard selfId={user.id} />
-        <AuditLogCard />
+      <AdminHeader
+        appName={config.appName}
+        title="Admin"
+        link={{ to: "/admin/plans", label: "Plans", icon: CreditCard }}
+        onLogout={onLogout}
+        loggingOut={loggingOut}
+      />
+      <main className="mx-auto max-w-7xl px-4 py-4 sm:py-6">
+        <Tabs.Root defaultValue="members" className="space-y-4">
+          <Tabs.List aria-label="Admin sections" className="flex gap-1 border-b border-line pb-2">
+            <Tabs.Trigger value="members" className={tab}>
+              Members
+            </Tabs.Trigger>
+            <Tabs.Trigger value="audit" className={tab}>
+              Audit log
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="members" className="space-y-4 focus-visible:outline-none">
+            <InviteCard />
+            <MembersCard selfId={user.id} />
+          </Tabs.Content>
+          <Tabs.Content value="audit" className="focus-visible:outline-none">
+            <AuditLogCard />
+          </Tabs.Content>
+        </Tabs.Root>
       </main>
     </div>
   );

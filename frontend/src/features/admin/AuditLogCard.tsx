@@ -3,8 +3,19 @@ import { errorMessage } from "../../api/errors";
 import { Card } from "../../components/Card";
 import { ErrorAlert } from "../../components/ErrorAlert";
 import { Spinner } from "../../components/Spinner";
+import { auditSentence } from "./auditSentence";
 import { Pager } from "./Pager";
 import { useAuditLog } from "./useAuditLog";
+
+function AuditLine({ entry }: { entry: Parameters<typeof auditSentence>[0] }) {
+  const { sentence, note } = auditSentence(entry);
+  return (
+    <span className="min-w-0 break-words text-fg">
+      {sentence}
+      {note ? <span className="block text-xs text-muted">{note}</span> : null}
+    </span>
+  );
+}
 
 /** The append-only audit log: who did what to whom and when, newest first. */
 export function AuditLogCard() {
@@ -23,11 +34,7 @@ export function AuditLogCard() {
                 <time dateTime={entry.createdAt} className="text-muted">
                   {new Date(entry.createdAt).toLocaleString()}
                 </time>
-                <span className="text-fg">
-                  <span className="font-semibold">{entry.actorEmail || "System"}</span> <span className="font-mono text-xs">{entry.action}</span>
-                  {entry.targetEmail ? <> · {entry.targetEmail}</> : null}
-                  {entry.detail ? <span className="block text-muted">{entry.detail}</span> : null}
-                </span>
+                <AuditLine entry={entry} />
               </li>
             ))}
           </ol>

@@ -21,7 +21,7 @@ export function InviteCard() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     invite.mutate(
-      { email: email.trim(), firstName, lastName },
+      { email: email.trim(), firstName, lastName, complimentaryAccess: true },
       {
         onSuccess: () => {
           setEmail("");

@@ -95,7 +95,7 @@ export function MemberActions({ member, isSelf }: { member: Member; isSelf: bool
         ) : null}
         {reset.isPending ? <p className="text-sm text-muted">Creating the link...</p> : null}
       </Dialog>
-      <Button size="sm" variant="outline" onClick={() => run("sign-out")} disabled={action.isPending} aria-label={`Sign out ${who} everywhere`}>
+      <Button size="sm" variant="outline" onClick={() => run("sign-out")} disabled={action.isPending} aria-label={`Sign out everywhere: ${who}`}>
         Sign out everywhere
       </Button>
       {action.isError && action.variables?.memberId === member.id ? (

@@ -1,6 +1,6 @@
 import { AlertCircle, Lock, Mail } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { toast } from "../../lib/notify";
 import type { Role } from "../../api/client";
 import { errorMessage } from "../../api/errors";
@@ -8,6 +8,7 @@ import { Button } from "../../components/Button";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Spinner } from "../../components/Spinner";
+import { AccountDisabledNotice, accountWasDisabled, forgetAccountDisabled, isAccountDisabled } from "./accountDisabled";
 import { useLogin } from "./useLogin";
 
 /** Where each role lands after logging in (also after accepting an invitation or a password reset). */
@@ -17,9 +18,16 @@ export const DESTINATION: Record<Role, string> = {
   admin: "/admin",
 };
 
+/** `?next=`: a page of this app to return to after signing in (a checkout's return page); anything else is ignored. */
+export function returnPath(next: string | null): string | null {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : null;
+}
+
 export function LoginForm({ role, submitLabel }: { role: Role; submitLabel: string }) {
   const id = useId();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = returnPath(params.get("next"));
   const login = useLogin();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -31,8 +39,9 @@ export function LoginForm({ role, submitLabel }: { role: Role; submitLabel: stri
       { email: email.trim(), password, selectedRole: role },
       {
         onSuccess: (response) => {
+          forgetAccountDisabled();
           toast.success("Login Successful", { description: `Welcome back, ${response.user.firstName}!` });
-          void navigate(DESTINATION[role]);
+          void navigate(next ?? DESTINATION[role]);
         },
       },
     );
@@ -81,7 +90,11 @@ export function LoginForm({ role, submitLabel }: { role: Role; submitLabel: stri
         </div>
       </div>
 
-      {login.isError ? (
+      {login.isError && isAccountDisabled(login.error) ? (
+        <AccountDisabledNotice was={false} />
+      ) : !login.isError && accountWasDisabled() ? (
+        <AccountDisabledNotice />
+      ) : login.isError ? (
         <div
           role="alert"
           className="flex items-start gap-2 rounded-xl border border-rose-500/30 bg-rose-500/10 px-3.5 py-3 text-sm text-rose-600 dark:text-rose-300"

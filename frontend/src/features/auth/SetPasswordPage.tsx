@@ -4,8 +4,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { ErrorAlert } from "../../components/ErrorAlert";
-import { Input } from "../../components/Input";
-import { Label } from "../../components/Label";
+import { MIN_PASSWORD_LENGTH, NewPasswordFields } from "../../components/NewPasswordFields";
 import { Spinner } from "../../components/Spinner";
 import { toast } from "../../lib/notify";
 import { DESTINATION } from "./LoginForm";
@@ -13,7 +12,6 @@ import { LoginShell } from "./LoginShell";
 import { useAccountLink, useSetPasswordWithLink, type LinkKind } from "./useAccountLink";
 import { useAppConfigValue } from "./useAppConfig";
 
-const MIN_LENGTH = 8;
 const TEXT = {
   invite: { heading: "Welcome", subtitle: "Choose a password to finish your account", submit: "Create My Account", icon: UserPlus },
   reset: { heading: "Reset Password", subtitle: "Choose a new password", submit: "Set New Password", icon: KeyRound },
@@ -34,7 +32,7 @@ export function SetPasswordPage({ kind }: { kind: LinkKind }) {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (password.length < MIN_LENGTH) return setProblem(`Password must be at least ${MIN_LENGTH} characters`);
+    if (password.length < MIN_PASSWORD_LENGTH) return setProblem(`Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
     if (password !== repeat) return setProblem("The passwords do not match");
     setProblem(null);
     setPassword.mutate(password, {
@@ -52,7 +50,7 @@ export function SetPasswordPage({ kind }: { kind: LinkKind }) {
     body = (
       <div className="space-y-4">
         <ErrorAlert message={errorMessage(link.error, "This link cannot be used.")} />
-        <Link to="/login" className="block text-center text-sm font-semibold text-emerald-600 underline dark:text-emerald-400">
+        <Link to="/login" className="flex min-h-11 items-center justify-center text-sm font-semibold text-emerald-600 underline dark:text-emerald-400">
           Go to the login page
         </Link>
       </div>
@@ -63,30 +61,12 @@ export function SetPasswordPage({ kind }: { kind: LinkKind }) {
         <p className="text-sm text-muted">
           Account: <span className="font-semibold text-fg">{link.data.email}</span>
         </p>
-        <div>
-          <Label htmlFor={`${id}-new`}>New password</Label>
-          <Input
-            id={`${id}-new`}
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={MIN_LENGTH}
-            value={password}
-            onChange={(e) => setPasswordValue(e.target.value)}
-          />
-          <p className="mt-1 text-xs text-muted">At least {MIN_LENGTH} characters.</p>
-        </div>
-        <div>
-          <Label htmlFor={`${id}-repeat`}>Repeat password</Label>
-          <Input
-            id={`${id}-repeat`}
-            type="password"
-            autoComplete="new-password"
-            required
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-          />
-        </div>
+        <NewPasswordFields
+          id={id}
+          password={password}
+          onPassword={setPasswordValue}
+          repeat={{ value: repeat, onChange: setRepeat }}
+        />
         {problem || setPassword.isError ? (
           <ErrorAlert message={problem ?? errorMessage(setPassword.error, "Could not set the password")} />
         ) : null}

@@ -11,7 +11,7 @@ export const appConfigQueryOptions = queryOptions({
 });
 
 /** Used until /api/config answers, so screens never wait on it to render. */
-export const FALLBACK_CONFIG: AppConfig = { appName: "Trade Ideas", channelUrl: "", educatorSlugs: [] };
+export const FALLBACK_CONFIG: AppConfig = { appName: "Trade Ideas", channelUrl: "", supportContact: "", educatorSlugs: [] };
 
 export function useAppConfig() {
   return useQuery(appConfigQueryOptions);

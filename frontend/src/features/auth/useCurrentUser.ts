@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, type CurrentUser } from "../../api/client";
 import { ApiError, unwrap } from "../../api/errors";
+import { isAccountDisabled, rememberAccountDisabled } from "./accountDisabled";
 import { forgetSignedIn, maybeSignedIn, rememberSignedIn } from "./signedInHint";
 
 export const currentUserQueryKey = ["auth", "user"] as const;
@@ -15,6 +16,7 @@ export const currentUserQueryOptions = queryOptions({
       return user;
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
+        if (isAccountDisabled(error)) rememberAccountDisabled(); // /login says why the session ended
         forgetSignedIn();
         return null;
       }

@@ -1,5 +1,5 @@
 import { Card } from "../../components/Card";
-import { ChatHeader } from "./ChatHeader";
+import { PageHeader } from "../../components/PageHeader";
 import { MessageImage } from "./MessageImage";
 import { MessageList } from "./MessageList";
 import { authorName, MessageMeta } from "./MessageMeta";
@@ -24,18 +24,20 @@ export function CustomerChatPage() {
   useNotificationPermissionPrompt();
   return (
     <div className="flex h-dvh flex-col bg-surface">
-      <ChatHeader backTo="/customer/dashboard" backLabel="Dashboard" title="Messages" subtitle="Educator Updates" />
-      <RoomTabs>
-        {(room) => (
-          <MessageList
-            roomId={room.id}
-            mine={false}
-            label={`${room.name} messages`}
-            emptyTitle="No messages yet"
-            renderMessage={(message) => <CustomerMessageCard message={message} />}
-          />
-        )}
-      </RoomTabs>
+      <PageHeader start={{ kind: "back", to: "/customer/dashboard", label: "Dashboard" }} title="Messages" subtitle="Educator Updates" width="3xl" />
+      <main className="flex min-h-0 flex-1 flex-col">
+        <RoomTabs>
+          {(room) => (
+            <MessageList
+              roomId={room.id}
+              mine={false}
+              label={`${room.name} messages`}
+              emptyTitle="No messages yet"
+              renderMessage={(message) => <CustomerMessageCard message={message} />}
+            />
+          )}
+        </RoomTabs>
+      </main>
       <footer className="shrink-0 border-t border-line bg-card/50 px-4 py-3 text-center text-xs text-muted">
         Read-only channel - Educators share trading insights and analysis here.
       </footer>

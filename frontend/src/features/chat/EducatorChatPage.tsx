@@ -4,7 +4,7 @@ import { errorMessage } from "../../api/errors";
 import { ConfirmDialog } from "../../components/overlays/ConfirmDialog";
 import { composeMessage } from "../../lib/chatComposer";
 import { resizeImage } from "../../lib/photos";
-import { ChatHeader } from "./ChatHeader";
+import { PageHeader } from "../../components/PageHeader";
 import { Composer, type ComposedMessage } from "./Composer";
 import { EducatorMessageItem } from "./EducatorMessageItem";
 import { MessageList } from "./MessageList";
@@ -61,21 +61,23 @@ export function EducatorChatPage() {
 
   return (
     <div className="flex h-dvh flex-col bg-surface">
-      <ChatHeader backTo="/educator/dashboard" backLabel="Back" title="Educator Chat" subtitle="Your messages" />
-      <RoomTabs>
-        {(room) => (
-          <>
-            <MessageList
-              roomId={room.id}
-              mine
-              label={`Your messages in ${room.name}`}
-              emptyTitle="No messages yet"
-              renderMessage={(message) => <EducatorMessageItem message={message} onDelete={setToDelete} />}
-            />
-            <RoomComposer room={room} />
-          </>
-        )}
-      </RoomTabs>
+      <PageHeader start={{ kind: "back", to: "/educator/dashboard", label: "Dashboard" }} title="Educator Chat" subtitle="Your messages" width="3xl" />
+      <main className="flex min-h-0 flex-1 flex-col">
+        <RoomTabs>
+          {(room) => (
+            <>
+              <MessageList
+                roomId={room.id}
+                mine
+                label={`Your messages in ${room.name}`}
+                emptyTitle="No messages yet"
+                renderMessage={(message) => <EducatorMessageItem message={message} onDelete={setToDelete} />}
+              />
+              <RoomComposer room={room} />
+            </>
+          )}
+        </RoomTabs>
+      </main>
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => {

@@ -1,6 +1,6 @@
 import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query";
 import { insertAt } from "../../lib/pages";
-import { updateFromEvent, type EventHandlers, type EventOf } from "../../lib/realtime";
+import { reloadFromEvent, updateFromEvent, type EventHandlers, type EventOf } from "../../lib/realtime";
 import { chatKeys } from "./queryKeys";
 import type { ChatMessage, MessagePage } from "./types";
 
@@ -83,6 +83,8 @@ function changed(queryClient: QueryClient, event: EventOf<"chat.message.updated"
 }
 
 export const chatEventHandlers: EventHandlers = {
+  // Any open grant opens the rooms: a member whose access changed asks for them again.
+  "billing.access": (queryClient) => reloadFromEvent(queryClient, chatKeys.all),
   "chat.message.created": (queryClient, event, viewer) => {
     const message = messageOf(event);
     eachMessageQuery(queryClient, message.roomId, (pages, mine) =>

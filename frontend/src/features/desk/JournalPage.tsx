@@ -1,6 +1,6 @@
-import { ArrowLeft, Download, NotebookPen, Trash2 } from "lucide-react";
+import { Download, NotebookPen, Trash2 } from "lucide-react";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { errorMessage } from "../../api/errors";
 import { Badge } from "../../components/Badge";
 import { Button } from "../../components/Button";
@@ -12,12 +12,10 @@ import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
 import { Spinner } from "../../components/Spinner";
-import { ThemeToggle } from "../../components/ThemeToggle";
 import { WriteStatus } from "../../components/WriteStatus";
 import { latestWrite, useKeptWrites } from "../../lib/keptWrites";
 import { priceText } from "../../lib/positionSize";
-import { formatR } from "../../lib/outcome";
-import { formatAmount } from "../../lib/positionSize";
+import { formatLevel, formatMoney, formatR, formatRate, ideaPrecision } from "../../lib/format";
 import { relativeAge } from "../../lib/relativeAge";
 import { journalCsv } from "./journalCsv";
 import type { Journal, JournalEntry } from "./types";
@@ -25,6 +23,7 @@ import { createJournalEntryKey, type JournalCreateWrite } from "./useCreateJourn
 import { useDeleteJournalEntry } from "./useDeleteJournalEntry";
 import { useJournal } from "./useJournal";
 import { updateJournalEntryKey, useUpdateJournalEntry, type JournalEntryChange } from "./useUpdateJournalEntry";
+import { PageHeader } from "../../components/PageHeader";
 
 const PRICE_MESSAGE = "Enter a price greater than 0";
 
@@ -63,19 +62,7 @@ export function JournalPage() {
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
-        <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-3">
-          <Link
-            to="/customer/dashboard"
-            aria-label="Back to Markets"
-            className="inline-flex h-11 w-11 items-center justify-center rounded-xl border border-line bg-card text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:h-10 sm:w-10"
-          >
-            <ArrowLeft className="h-5 w-5" aria-hidden="true" />
-          </Link>
-          <h1 className="min-w-0 flex-1 truncate text-lg font-bold text-fg sm:text-xl">My Journal</h1>
-          <ThemeToggle />
-        </div>
-      </header>
+      <PageHeader start={{ kind: "back", to: "/customer/dashboard", label: "Markets" }} title="My Journal" />
       <main className="mx-auto max-w-6xl space-y-8 px-4 py-6">
         <p className="text-sm text-muted">Private to you: the trades you took, your results in R and in your account currency, beside the educator&apos;s outcome.</p>
         <KeptEntries />
@@ -126,9 +113,9 @@ function Totals({ journal, onDownload }: { journal: Journal; onDownload: () => v
   const t = journal.totals;
   const items = [
     ["Trades", String(t.entries)],
-    ["Win rate", t.winRate === null ? "–" : `${Math.round(t.winRate * 100)}%`],
+    ["Win rate", formatRate(t.winRate)],
     ["Total R", formatR(t.totalR)],
-    ["Total P/L", `${formatAmount(t.totalPnl)} ${t.accountCurrency}`],
+    ["Total P/L", formatMoney(t.totalPnl, t.accountCurrency, { signed: true })],
   ];
   return (
     <section aria-labelledby="journal-totals" className="space-y-3">
@@ -201,6 +188,7 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
   const remove = useDeleteJournalEntry();
   const [confirming, setConfirming] = useState(false);
   const result = e.rMultiple === null ? null : e.rMultiple;
+  const precision = ideaPrecision(e);
   return (
     <Card className="space-y-3 p-4">
       <article id={`entry-${e.id}`} tabIndex={-1} aria-label={`${e.pair} ${e.orderType} journal entry`} className="space-y-3 focus:outline-none">
@@ -220,15 +208,15 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
           </Badge>
         </header>
         <dl className="grid grid-cols-2 gap-2 text-sm">
-          <EntryFigure label="Fill" value={e.fillPrice} />
-          <EntryFigure label="Stop" value={e.invalidationLevel} />
+          <EntryFigure label="Fill" value={formatLevel(e.fillPrice, precision)} />
+          <EntryFigure label="Stop" value={formatLevel(e.invalidationLevel, precision)} />
           {e.size !== null ? <EntryFigure label="Size" value={e.size} /> : null}
-          {e.exitPrice !== null ? <EntryFigure label="Exit" value={e.exitPrice} /> : null}
+          {e.exitPrice !== null ? <EntryFigure label="Exit" value={formatLevel(e.exitPrice, precision)} /> : null}
           {e.status === "closed" ? (
             <div className="col-span-2">
               <dt className="text-[11px] uppercase tracking-wide text-muted">Your result</dt>
               <dd className={cn("font-mono text-base font-bold", result !== null && result < 0 ? "text-rose-600 dark:text-rose-400" : "text-emerald-600 dark:text-emerald-400")}>
-                {result === null ? "Can't compute (the stop is not a number)" : `${formatR(result)} · ${formatAmount(e.pnl ?? 0)} ${e.accountCurrency}`}
+                {result === null ? "Can't compute (the stop is not a number)" : `${formatR(result)} · ${formatMoney(e.pnl ?? 0, e.accountCurrency, { signed: true })}`}
               </dd>
             </div>
           ) : null}

@@ -3,9 +3,10 @@ import { useId, useState } from "react";
 import { cn } from "../../components/cn";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
-import { formatR } from "../../lib/outcome";
 import { relativeAge } from "../../lib/relativeAge";
-import { formatAmount, formatPrice, formatUnits, highRiskWarning, type Sizing } from "../../lib/positionSize";
+import { formatMidPrice, formatMoney, formatNumber, formatPercent, formatPrice, formatR, formatUnits } from "../../lib/format";
+import { highRiskWarning, type Sizing } from "../../lib/positionSize";
+import { R_RULE_SEVERAL_ENTRIES } from "../../lib/riskReward";
 import { panelOpen, rememberPanelOpen } from "./deviceMemory";
 import { RiskSettingsForm } from "./RiskSettingsForm";
 import type { SizingState } from "./useSizing";
@@ -22,7 +23,9 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
   const { settings, result, rateCurrency, rate, rateFromFeedAt, setRate } = sizing;
 
   return (
-    <section aria-label={`Position size for ${pair}`} className="rounded-xl border border-line">
+    // A group, not a region: a list holds one panel per idea, and two ideas of a pair would make two landmarks of
+    // one name (axe's landmark-unique).
+    <div role="group" aria-label={`Position size for ${pair}`} className="rounded-xl border border-line">
       <h3>
         <button
           type="button"
@@ -33,7 +36,7 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
         >
           <Calculator className="h-4 w-4 text-emerald-500" aria-hidden="true" />
           <span className="flex-1">Position size</span>
-          {!open && result?.ok && result.lots !== null ? <span className="font-mono text-xs text-muted">{result.lots.toFixed(2)} lots</span> : null}
+          {!open && result?.ok && result.lots !== null ? <span className="font-mono text-xs text-muted">{formatNumber(result.lots)} lots</span> : null}
           <ChevronDown className={cn("h-4 w-4 text-muted transition-transform", open && "rotate-180")} aria-hidden="true" />
         </button>
       </h3>
@@ -45,7 +48,7 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
             {settings ? (
               <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted">
                 <span>
-                  Account {formatAmount(settings.accountSize)} {settings.accountCurrency} · Risk {settings.riskPercent}% · Leverage {settings.leverage}×
+                  Account {formatMoney(settings.accountSize, settings.accountCurrency)} · Risk {formatPercent(settings.riskPercent, 2)} · Leverage {settings.leverage}×
                 </span>
                 <button type="button" onClick={() => setEditing(!editing)} className="min-h-11 font-semibold text-emerald-600 hover:underline dark:text-emerald-400 sm:min-h-0">
                   {editing ? "Close" : "Change"}
@@ -76,13 +79,13 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
                 />
                 {rateFromFeedAt ? (
                   <p id={`${id}-rate-source`} className="mt-1 text-xs text-muted">
-                    From the price feed ({relativeAge(rateFromFeedAt)}). Type your own to change it.
+                    From the last price check&apos;s prices ({relativeAge(rateFromFeedAt)}). Type your own to change it.
                   </p>
                 ) : null}
               </div>
             ) : null}
             {result === null ? null : result.ok ? (
-              <SizingFigures sizing={result} currency={settings?.accountCurrency ?? ""} />
+              <SizingFigures sizing={result} currency={settings?.accountCurrency ?? ""} accountSize={settings?.accountSize ?? 0} />
             ) : (
               <p role="status" className="text-sm text-muted">
                 {result.message}
@@ -91,7 +94,7 @@ export function PositionSizePanel({ pair, sizing }: { pair: string; sizing: Sizi
           </>
         ) : null}
       </div>
-    </section>
+    </div>
   );
 }
 
@@ -104,22 +107,33 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-function SizingFigures({ sizing: s, currency }: { sizing: Sizing; currency: string }) {
+/** "This position's notional (120,444.00 USD) needs 120,444.00 USD of margin at 1×, more than your 10,000.00 USD account." */
+export function exceedsText(s: Sizing, currency: string, accountSize: number): string {
+  return `This position's notional (${formatMoney(s.notional, currency)}) needs ${formatMoney(s.margin, currency)} of margin at ${s.leverage}×, more than your ${formatMoney(accountSize, currency)} account: it could not be opened at this size.`;
+}
+
+function SizingFigures({ sizing: s, currency, accountSize }: { sizing: Sizing; currency: string; accountSize: number }) {
   return (
     <>
       <dl className="grid grid-cols-2 gap-2">
-        {s.lots !== null ? <Figure label="Lots" value={`${s.lots.toFixed(2)} lots`} /> : null}
+        {s.lots !== null ? <Figure label="Lots" value={`${formatNumber(s.lots)} lots`} /> : null}
         <Figure label="Units" value={`${formatUnits(s.units)} ${s.base}`} />
-        {s.pips !== null ? <Figure label="Risk in pips" value={`${s.pips.toFixed(1)} pips`} /> : null}
-        <Figure label="Risk" value={`${formatAmount(s.riskAmount)} ${currency}`} />
-        <Figure label="Notional" value={`${formatAmount(s.notional)} ${currency}`} />
-        {s.margin !== null ? <Figure label="Margin" value={`${formatAmount(s.margin)} ${currency}`} /> : null}
-        {s.liquidationPrice !== null ? <Figure label="Est. liquidation" value={formatPrice(s.liquidationPrice)} /> : null}
+        {s.pips !== null ? <Figure label="Risk in pips" value={`${formatNumber(s.pips, 1)} pips`} /> : null}
+        <Figure label="Risk" value={formatMoney(s.riskAmount, currency)} />
+        <Figure label="Notional" value={formatMoney(s.notional, currency)} />
+        <Figure label={`Margin at ${s.leverage}×`} value={formatMoney(s.margin, currency)} />
+        {s.liquidationPrice !== null ? <Figure label="Est. liquidation" value={formatPrice(s.liquidationPrice, s.precision)} /> : null}
       </dl>
+      {s.exceedsAccount ? (
+        <p role="alert" className="flex items-start gap-2 rounded-lg border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-sm text-amber-800 dark:text-amber-200">
+          <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
+          {exceedsText(s, currency, accountSize)}
+        </p>
+      ) : null}
       {s.liquidationBeforeStop && s.liquidationPrice !== null ? (
         <p role="alert" className="flex items-start gap-2 rounded-lg border border-rose-500/30 bg-rose-500/10 px-3 py-2 text-sm text-rose-700 dark:text-rose-300">
           <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-          Liquidation at about {formatPrice(s.liquidationPrice)} comes before the invalidation level {formatPrice(s.stop)}: lower your leverage.
+          Liquidation at about {formatPrice(s.liquidationPrice, s.precision)} comes before the invalidation level {formatPrice(s.stop, s.precision)}: lower your leverage.
         </p>
       ) : null}
       {s.rewards.length > 0 ? (
@@ -139,13 +153,18 @@ function SizingFigures({ sizing: s, currency }: { sizing: Sizing; currency: stri
                   {r.label} {r.level}
                 </th>
                 <td className={cn("text-right", r.amount < 0 && "text-rose-600 dark:text-rose-400")}>
-                  {formatAmount(r.amount)} {currency}
+                  {formatMoney(r.amount, currency, { signed: true })}
                 </td>
                 <td className="text-right">{formatR(r.r)}</td>
               </tr>
             ))}
           </tbody>
         </table>
+      ) : null}
+      {s.averagedEntry ? (
+        <p className="text-xs text-muted">
+          {R_RULE_SEVERAL_ENTRIES} ({formatMidPrice(s.entry, s.precision)}).
+        </p>
       ) : null}
       <p className="text-[11px] text-muted">Estimates for education only: no fees, spreads or swaps.</p>
     </>

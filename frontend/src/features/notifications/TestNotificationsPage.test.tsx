@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -40,7 +40,7 @@ describe("TestNotificationsPage", () => {
     renderPage(ensure);
     await userEvent.click(screen.getByRole("button", { name: "Send Test Notification" }));
     const status = await screen.findByRole("status");
-    expect(status).toHaveTextContent("PushAlert notification sent successfully!");
+    expect(status).toHaveTextContent("Test notification sent successfully!");
     expect(status).toHaveTextContent("subscriptions");
     expect(ensure).toHaveBeenCalledTimes(1);
     expect(bodies).toEqual([{ kind: "test" }]);
@@ -49,12 +49,15 @@ describe("TestNotificationsPage", () => {
   it("reports a failed trade notification as an alert, with the browser's reason", async () => {
     const bodies: { kind: string }[] = [];
     stubPush(() => jsonResponse({ success: false, message: "x", details: { subscriptions: 0, error: "No push subscription" } }), bodies);
+    vi.stubGlobal("Notification", { permission: "denied" });
     renderPage(async () => ({ ok: false, message: "Notifications are blocked" }));
     await userEvent.click(screen.getByRole("button", { name: "Send Trade Notification" }));
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Trade notification failed");
-    expect(alert).toHaveTextContent("No push subscription");
-    expect(alert).toHaveTextContent("Notifications are blocked");
+    // The reason is said once, in plain words (the browser's, which the member can fix), with the control beside it.
+    expect(within(alert).getAllByText("Notifications are blocked")).toHaveLength(1);
+    expect(within(alert).getByRole("button", { name: "Allow notifications" })).toBeInTheDocument();
+    expect(alert).not.toHaveTextContent("PushAlert");
     expect(bodies[0]).toMatchObject({ kind: "trade", pair: "EUR/USD", orderType: "BUY", market: "Forex" });
   });
 
@@ -62,7 +65,7 @@ describe("TestNotificationsPage", () => {
     stubPush(() => jsonResponse({ message: "Server exploded" }, 500));
     renderPage(async () => ({ ok: true }));
     await userEvent.click(screen.getByRole("button", { name: "Send Test Notification" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Error sending PushAlert notification");
+    expect(await screen.findByRole("alert")).toHaveTextContent("Error sending test notification");
     expect(screen.getByRole("alert")).toHaveTextContent("Server exploded");
     await userEvent.click(screen.getByRole("button", { name: "Send Trade Notification" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Error sending trade notification");

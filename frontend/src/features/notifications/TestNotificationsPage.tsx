@@ -1,23 +1,22 @@
 import { useMutation } from "@tanstack/react-query";
-import { ArrowLeft, BellRing, CheckCircle2, Send, XCircle } from "lucide-react";
-import { Link } from "react-router";
+import { BellRing, CheckCircle2, Send, XCircle } from "lucide-react";
 import { api, type Schemas } from "../../api/client";
 import { errorMessage, unwrap } from "../../api/errors";
-import { Button, buttonClasses } from "../../components/Button";
+import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { EmptyState } from "../../components/EmptyState";
 import { Spinner } from "../../components/Spinner";
-import { ThemeToggle } from "../../components/ThemeToggle";
+import { PageHeader } from "../../components/PageHeader";
 
 type Kind = "test" | "trade";
 type PushTestIn = Schemas["PushTestIn"];
 
-/** Spec §8 texts. */
+/** Spec §8 texts, without the name of the old push vendor (issue #39: members never knew "PushAlert"). */
 export const TEXTS: Record<Kind, { ok: string; failed: string; error: string }> = {
   test: {
-    ok: "PushAlert notification sent successfully!",
-    failed: "PushAlert notification failed",
-    error: "Error sending PushAlert notification",
+    ok: "Test notification sent successfully!",
+    failed: "Test notification failed",
+    error: "Error sending test notification",
   },
   trade: {
     ok: "Trade notification sent successfully!",
@@ -43,7 +42,14 @@ interface Outcome {
   kind: Kind;
   ok: boolean;
   title: string;
+  /** Why it failed, in plain words, said once (the browser's reason first: it is the one the member can fix). */
+  reason: string | null;
   details: Record<string, unknown>;
+}
+
+function reasonOf(browser: string | undefined, details: Record<string, unknown>): string | null {
+  if (browser) return browser;
+  return typeof details.error === "string" && details.error ? details.error : null;
 }
 
 async function sendTest(kind: Kind, ensureSubscribed: EnsureSubscribed): Promise<Outcome> {
@@ -52,10 +58,12 @@ async function sendTest(kind: Kind, ensureSubscribed: EnsureSubscribed): Promise
   try {
     const body: PushTestIn = kind === "trade" ? SAMPLE_TRADE : { kind: "test" };
     const out = await unwrap(api.POST("/api/push/test", { body }), TEXTS[kind].error);
-    const details = { ...out.details, ...(setup.ok ? {} : { browser: setup.message }) };
-    return { kind, ok: out.success, title: out.success ? TEXTS[kind].ok : TEXTS[kind].failed, details };
+    const details = { ...out.details };
+    const reason = out.success ? null : reasonOf(setup.ok ? undefined : setup.message, details);
+    return { kind, ok: out.success, title: out.success ? TEXTS[kind].ok : TEXTS[kind].failed, reason, details };
   } catch (error) {
-    return { kind, ok: false, title: TEXTS[kind].error, details: { error: errorMessage(error), ...(setup.ok ? {} : { browser: setup.message }) } };
+    const details = { error: errorMessage(error) };
+    return { kind, ok: false, title: TEXTS[kind].error, reason: reasonOf(setup.ok ? undefined : setup.message, details), details };
   }
 }
 
@@ -81,7 +89,12 @@ function Details({ details }: { details: Record<string, unknown> }) {
   );
 }
 
-function Result({ outcome }: { outcome: Outcome }) {
+/** Notifications are not allowed in this browser yet (the control to allow them sits beside the failure). */
+function notAllowed(): boolean {
+  return typeof Notification !== "undefined" && Notification.permission !== "granted";
+}
+
+function Result({ outcome, onAllow }: { outcome: Outcome; onAllow: () => void }) {
   const Icon = outcome.ok ? CheckCircle2 : XCircle;
   return (
     <Card
@@ -92,7 +105,25 @@ function Result({ outcome }: { outcome: Outcome }) {
         <Icon className="h-5 w-5 shrink-0" aria-hidden="true" />
         {outcome.title}
       </p>
-      <Details details={outcome.details} />
+      {outcome.reason ? (
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <p className="min-w-0 flex-1 text-sm text-fg">{outcome.reason}</p>
+          {notAllowed() ? (
+            <Button size="sm" variant="secondary" onClick={onAllow}>
+              <BellRing className="h-4 w-4" aria-hidden="true" />
+              Allow notifications
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      {outcome.ok ? (
+        <Details details={outcome.details} />
+      ) : (
+        <details className="mt-2 text-sm">
+          <summary className="cursor-pointer text-muted">Technical details</summary>
+          <Details details={outcome.details} />
+        </details>
+      )}
     </Card>
   );
 }
@@ -108,19 +139,10 @@ export function TestNotificationsPage({ ensureSubscribed }: { ensureSubscribed: 
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
-        <div className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
-          <Link to="/educator/dashboard" className={buttonClasses("ghost", "sm")}>
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-            Back
-          </Link>
-          <ThemeToggle />
-        </div>
-      </header>
+      <PageHeader start={{ kind: "back", to: "/educator/dashboard", label: "Dashboard" }} title="Push Notification Test" width="3xl" />
       <main className="mx-auto max-w-3xl space-y-6 px-4 py-8">
         <div>
-          <h1 className="text-2xl font-bold text-fg">Push Notification Test</h1>
-          <p className="mt-1 text-sm text-muted">Sends a notification to this browser. Allow notifications when asked.</p>
+          <p className="text-sm text-muted">Sends a notification to this browser. Allow notifications when asked.</p>
         </div>
         <Card className="grid gap-3 sm:grid-cols-2">
           <Button variant="secondary" disabled={send.isPending} onClick={() => send.mutate("test")}>
@@ -133,7 +155,7 @@ export function TestNotificationsPage({ ensureSubscribed }: { ensureSubscribed: 
           </Button>
         </Card>
         {send.data && !send.isPending ? (
-          <Result outcome={send.data} />
+          <Result outcome={send.data} onAllow={() => send.mutate(send.data.kind)} />
         ) : send.isPending ? null : (
           <EmptyState icon={BellRing} title="No notifications sent yet" />
         )}

@@ -7,6 +7,7 @@ import { Card } from "../../components/Card";
 import { ErrorAlert } from "../../components/ErrorAlert";
 import { Input } from "../../components/Input";
 import { Label } from "../../components/Label";
+import { NewPasswordFields } from "../../components/NewPasswordFields";
 import { useChangePassword } from "./useChangePassword";
 
 export function PasswordCard() {
@@ -48,19 +49,7 @@ export function PasswordCard() {
             onChange={(e) => setCurrentPassword(e.target.value)}
           />
         </div>
-        <div>
-          <Label htmlFor={`${id}-new`}>New password</Label>
-          <Input
-            id={`${id}-new`}
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            value={newPassword}
-            onChange={(e) => setNewPassword(e.target.value)}
-          />
-          <p className="mt-1 text-xs text-muted">At least 8 characters.</p>
-        </div>
+        <NewPasswordFields id={id} password={newPassword} onPassword={setNewPassword} />
         {change.isError ? <ErrorAlert className="sm:col-span-2" message={errorMessage(change.error, "Failed to change password")} /> : null}
         <div className="sm:col-span-2">
           <Button type="submit" variant="secondary" disabled={change.isPending || !currentPassword || !newPassword}>

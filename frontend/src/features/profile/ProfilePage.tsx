@@ -1,17 +1,16 @@
-import { ArrowLeft, BadgeCheck, LogOut, RefreshCw } from "lucide-react";
+import { BadgeCheck, RefreshCw } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { errorMessage } from "../../api/errors";
-import { Button, buttonClasses } from "../../components/Button";
+import { Button } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { ErrorAlert } from "../../components/ErrorAlert";
 import { FullPageSpinner } from "../../components/Spinner";
-import { ThemeToggle } from "../../components/ThemeToggle";
 import type { SessionProps } from "../../lib/session";
 import { PasswordCard } from "./PasswordCard";
 import { ProfileCard } from "./ProfileCard";
 import type { Profile } from "./types";
 import { useProfile } from "./useProfile";
+import { PageHeader } from "../../components/PageHeader";
 
 function TradingProfileCard({ profile }: { profile: Profile }) {
   const trading = profile.tradingProfile;
@@ -48,23 +47,14 @@ export function ProfilePage({ user, onLogout, loggingOut, extra }: SessionProps 
 
   return (
     <div className="min-h-dvh bg-surface">
-      <header className="sticky top-0 z-10 border-b border-line bg-surface sm:bg-surface/95">
-        <nav aria-label="Profile" className="mx-auto flex max-w-3xl items-center justify-between gap-3 px-4 py-3">
-          <Link to={isEducator ? "/educator/dashboard" : "/customer/dashboard"} className={buttonClasses("ghost", "sm")}>
-            <ArrowLeft className="h-4 w-4" aria-hidden="true" />
-            Back to Dashboard
-          </Link>
-          <div className="flex items-center gap-2">
-            <ThemeToggle />
-            <Button variant="outline" size="sm" onClick={onLogout} disabled={loggingOut}>
-              <LogOut className="h-4 w-4" aria-hidden="true" />
-              Logout
-            </Button>
-          </div>
-        </nav>
-      </header>
+      <PageHeader
+        start={{ kind: "back", to: isEducator ? "/educator/dashboard" : "/customer/dashboard", label: "Dashboard" }}
+        title="Profile"
+        onLogout={onLogout}
+        loggingOut={loggingOut}
+        width="3xl"
+      />
       <main className="mx-auto max-w-3xl space-y-6 px-4 py-8">
-        <h1 className="text-2xl font-bold text-fg">Profile</h1>
         {profile.isError ? (
           <div className="space-y-3">
             <ErrorAlert message={errorMessage(profile.error, "Failed to fetch profile")} />

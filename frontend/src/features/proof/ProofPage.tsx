@@ -3,12 +3,16 @@ import { Card } from "../../components/Card";
 import { ErrorAlert } from "../../components/ErrorAlert";
 import { HomeHeader } from "../../components/HomeHeader";
 import { Spinner } from "../../components/Spinner";
-import { useProof, type DayFingerprint } from "./useProof";
+import { CopyButton } from "../../components/CopyButton";
+import { useProof, type DayFingerprint, type Proof, type Timestamp } from "./useProof";
 
 /** How many days' fingerprints the page lists in full (the API has every day). */
 const SHOWN_DAYS = 14;
 
-const VERIFY_COMMAND = "TRADEIDEAS_PASSWORD=… python3 tools/verify_ledger.py https://this-site --email you@example.com";
+/** The verifier's command line with this site's real address. */
+function verifyCommand(): string {
+  return `TRADEIDEAS_PASSWORD=… python3 verify_ledger.py ${window.location.origin} --email you@example.com`;
+}
 
 function Fingerprint({ hash }: { hash: string }) {
   // All 64 characters, wrapped anywhere: a shortened hash proves nothing.
@@ -18,6 +22,43 @@ function Fingerprint({ hash }: { hash: string }) {
 /** Today's date in UTC, as the ledger's days are named. */
 function utcToday(): string {
   return new Date().toISOString().slice(0, 10);
+}
+
+/** The authority's time as the page states it: "01:00:04 UTC". */
+function utcTime(at: string): string {
+  return `${new Date(at).toISOString().slice(11, 19)} UTC`;
+}
+
+/** "Time-stamped by freetsa.org at 01:00:04 UTC", with the authority's token (DER) to download. */
+function TimestampLine({ stamp, label }: { stamp: Timestamp; label: string }) {
+  const day = new Date(stamp.at).toISOString().slice(0, 10);
+  const file = `ledger-${stamp.seq}-${stamp.authority}.tst`;
+  return (
+    <li className="flex flex-wrap items-baseline gap-x-2 text-xs text-muted">
+      <span title={`${day} ${utcTime(stamp.at)}, entry #${stamp.seq}`}>
+        Time-stamped by {stamp.authority} at {utcTime(stamp.at)}
+      </span>
+      <a
+        href={`data:application/octet-stream;base64,${stamp.token}`}
+        download={file}
+        aria-label={`Download the time-stamp token of ${label} by ${stamp.authority}`}
+        className="font-semibold text-emerald-600 underline"
+      >
+        token
+      </a>
+    </li>
+  );
+}
+
+function Timestamps({ stamps, label }: { stamps: Timestamp[]; label: string }) {
+  if (stamps.length === 0) return null;
+  return (
+    <ul aria-label={`Time-stamps of ${label}`} className="space-y-0.5">
+      {stamps.map((stamp) => (
+        <TimestampLine key={`${stamp.authority}-${stamp.seq}`} stamp={stamp} label={label} />
+      ))}
+    </ul>
+  );
 }
 
 function DayRow({ day, today }: { day: DayFingerprint; today: boolean }) {
@@ -32,8 +73,25 @@ function DayRow({ day, today }: { day: DayFingerprint; today: boolean }) {
           entries {day.firstSeq}–{day.lastSeq} ({day.entries})
         </span>
       </div>
-      <Fingerprint hash={day.hash} />
+      <div className="flex items-start gap-2">
+        <Fingerprint hash={day.hash} />
+        <CopyButton label={`fingerprint of ${day.date}`} value={day.hash} />
+      </div>
+      <Timestamps stamps={day.timestamps ?? []} label={`the fingerprint of ${day.date}`} />
     </li>
+  );
+}
+
+function VerifierDownload({ verifier }: { verifier: Proof["verifier"] }) {
+  return (
+    <span className="mt-2 block space-y-1">
+      <a href={verifier.url} download="verify_ledger.py" className="font-semibold text-emerald-600 underline">
+        Download verify_ledger.py
+      </a>
+      <span className="block text-xs">
+        SHA-256: <code className="break-all font-mono text-fg">{verifier.sha256}</code>
+      </span>
+    </span>
   );
 }
 
@@ -41,6 +99,7 @@ function DayRow({ day, today }: { day: DayFingerprint; today: boolean }) {
 export function ProofPage() {
   const proof = useProof();
   const today = utcToday();
+  const command = verifyCommand();
   return (
     <div className="min-h-dvh bg-surface">
       <HomeHeader />
@@ -71,6 +130,11 @@ export function ProofPage() {
             messaging channel, where we cannot change it afterwards. If you keep one, it proves that everything
             recorded up to then is still exactly as it was.
           </p>
+          <p className="text-sm text-muted">
+            Every finished day&apos;s fingerprint, and the latest entry every hour, is also time-stamped by independent
+            time-stamp authorities (RFC 3161): each signs the hash with the time it saw it. Keep a token and anyone can
+            show that the record up to that entry existed then, exactly as it is now.
+          </p>
           {proof.isPending ? (
             <p role="status" className="flex items-center gap-2 text-sm text-muted">
               <Spinner />
@@ -85,6 +149,7 @@ export function ProofPage() {
                   Latest entry: #{proof.data.head.seq}
                 </p>
                 <Fingerprint hash={proof.data.head.hash} />
+                <Timestamps stamps={proof.data.timestamps ?? []} label="the latest time-stamped entry" />
               </div>
               {proof.data.days.length === 0 ? (
                 <p className="text-sm text-muted">Nothing has been recorded yet.</p>
@@ -113,10 +178,27 @@ export function ProofPage() {
               string). The first entry follows 64 zeros.
             </li>
             <li>
-              Or run our verifier, which needs nothing but Python&apos;s standard library (read it first — it is short):
-              <code className="mt-2 block break-all rounded-lg bg-surface p-2 font-mono text-xs text-fg">{VERIFY_COMMAND}</code>
+              Or run our verifier, which needs nothing but Python&apos;s standard library (read it first — it is short).
+              It also checks every published fingerprint against the chain, every idea we serve against the ledger and
+              each educator&apos;s headline figures.
+              {proof.data && <VerifierDownload verifier={proof.data.verifier} />}
+              <span className="mt-2 flex items-start gap-2">
+                <code className="block flex-1 break-all rounded-lg bg-surface p-2 font-mono text-xs text-fg">{command}</code>
+                <CopyButton label="command" value={command} />
+              </span>
             </li>
-            <li>If a recomputed hash differs, or a fingerprint you kept is no longer in the chain, the record was changed.</li>
+            <li>
+              To check a time-stamp token by hand, save the hash it covers (the fingerprint, without a line break) to a
+              file and run{" "}
+              <code className="break-all font-mono text-fg">
+                openssl ts -verify -data hash.txt -in token.tst -token_in -CAfile authority-ca.pem
+              </code>
+              . The verifier checks every token against the chain as it stands now.
+            </li>
+            <li>
+              If a recomputed hash differs, a fingerprint you kept is no longer in the chain, or a time-stamp no longer
+              matches the entry it was made for, the record was changed.
+            </li>
           </ol>
         </Card>
       </main>

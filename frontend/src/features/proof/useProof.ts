@@ -4,6 +4,7 @@ import { unwrap } from "../../api/errors";
 
 export type Proof = Schemas["Proof"];
 export type DayFingerprint = Schemas["DayFingerprint"];
+export type Timestamp = Schemas["TimestampOut"];
 
 /** GET /api/proof: the ledger's head and one fingerprint per UTC day, newest first (public). */
 export const proofQueryOptions = queryOptions({

@@ -1,14 +1,14 @@
 import { Download, Share, SquarePlus, TrendingUp, X } from "lucide-react";
 import { useState, useSyncExternalStore } from "react";
 import { Button } from "../../components/Button";
-import { cn } from "../../components/cn";
 import { INSTALL_DISMISSED_KEY, isDismissed, isStandalone, rememberDismissal } from "./dismissal";
 import { getInstallPrompt, isIos, promptInstall, subscribeInstallPrompt } from "./installPrompt";
 
 /**
  * Offers to install the app when the browser allows it (beforeinstallprompt), and on iPhone and iPad, where
- * Safari has no such prompt, shows the Add to Home Screen steps. Not Now hides it for 7 days; it never shows
- * inside the installed app.
+ * Safari has no such prompt, says the Add to Home Screen steps, in one line at the bottom of the screen. "Not now"
+ * hides it for 7 days; it never shows inside the installed app, nor on the signed-out pages (RootLayout), where it
+ * would cover the login page's legal links.
  */
 export function InstallBanner({ appName = "Trade Ideas" }: { appName?: string }) {
   const prompt = useSyncExternalStore(subscribeInstallPrompt, getInstallPrompt, () => null);
@@ -24,52 +24,35 @@ export function InstallBanner({ appName = "Trade Ideas" }: { appName?: string })
   return (
     <section
       aria-label="Install app"
-      className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-md rounded-2xl border border-line bg-card/95 p-3 shadow-2xl shadow-black/40 backdrop-blur sm:inset-x-auto sm:right-4 sm:bottom-4"
+      className="fixed inset-x-0 bottom-0 z-50 border-t border-line bg-card/95 px-3 py-2 shadow-2xl shadow-black/40 backdrop-blur sm:inset-x-auto sm:bottom-4 sm:right-4 sm:max-w-md sm:rounded-2xl sm:border"
     >
-      <div className={cn("flex gap-3", ios ? "items-start" : "items-center")}>
-        {/* The app's mark drawn in place (as in the header), not the 7 KB icon file: nothing to download. */}
-        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-emerald-500/15 text-emerald-500">
-          <TrendingUp className="h-5 w-5" aria-hidden="true" />
-        </span>
-        <div className="min-w-0 flex-1">
-          <p className="font-semibold text-fg">Install {appName}</p>
+      {/* One line at the bottom (issue #39: at most 12 % of a phone's screen); the app's mark drawn in place. */}
+      <div className="flex items-center gap-2">
+        <TrendingUp className="h-5 w-5 shrink-0 text-emerald-500" aria-hidden="true" />
+        <p className="min-w-0 flex-1 truncate text-sm font-semibold text-fg">
           {ios ? (
             <>
-              <ol className="mt-1 list-decimal space-y-1 pl-5 text-sm text-fg">
-                <li>
-                  Tap the Share icon <Share className="inline h-4 w-4 align-text-bottom" aria-label="(a square with an arrow pointing up)" /> in Safari&apos;s toolbar.
-                </li>
-                <li>
-                  Choose Add to Home Screen <SquarePlus className="inline h-4 w-4 align-text-bottom" aria-hidden="true" />, then Add.
-                </li>
-              </ol>
-              <p className="mt-1.5 text-xs text-muted">On iPhone, new-idea notifications work only in the installed app (iOS 16.4 and later).</p>
+              Install: tap <Share className="inline h-4 w-4 align-text-bottom" aria-label="Share" />, then Add to Home Screen{" "}
+              <SquarePlus className="inline h-4 w-4 align-text-bottom" aria-hidden="true" />
             </>
           ) : (
-            // One short line: the banner arrives after the page's first screen, and a longer text would be the
-            // largest thing painted, so the page would count as drawn only when the banner is (decision 0064).
-            <p className="text-xs text-muted">Quick access and new-idea alerts</p>
+            <>Install {appName}</>
           )}
-        </div>
-        <button
-          type="button"
-          onClick={notNow}
-          aria-label="Close"
-          className="-mr-1 self-start rounded-lg p-1 text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400"
-        >
-          <X className="h-4 w-4" aria-hidden="true" />
-        </button>
-      </div>
-      <div className="mt-2 flex justify-end gap-2">
-        <Button variant="ghost" size="sm" onClick={notNow}>
-          Not Now
-        </Button>
+        </p>
         {prompt ? (
           <Button size="sm" onClick={() => void promptInstall()}>
             <Download className="h-4 w-4" aria-hidden="true" />
             Install
           </Button>
         ) : null}
+        <button
+          type="button"
+          onClick={notNow}
+          aria-label="Not now"
+          className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:h-8 sm:w-8"
+        >
+          <X className="h-4 w-4" aria-hidden="true" />
+        </button>
       </div>
     </section>
   );

@@ -13,10 +13,12 @@ import { NotFoundPage } from "../../components/NotFoundPage";
 import { Select } from "../../components/Select";
 import { Spinner } from "../../components/Spinner";
 import { directionLabel } from "../../lib/ideaStatus";
-import { formatDay, formatR, outcomeLabel, rTone } from "../../lib/outcome";
+import { formatR } from "../../lib/format";
+import { formatDay, outcomeLabel, rTone } from "../../lib/outcome";
 import { EquityChart } from "./EquityChart";
-import { FigureSourceSwitch, Figures, FollowersLine, VerifiedFigures, formatWinRate, type FigureSource } from "./Figures";
-import { RecordHeader } from "./RecordHeader";
+import { priceCheckText } from "../../lib/priceCheck";
+import { AgreementLine, CoverageLine, FigureSourceSwitch, Figures, FollowersLine, formatWinRate, type FigureSource } from "./Figures";
+import { PageHeader } from "../../components/PageHeader";
 import type { RecordFilters, RecordGroup, TrackRecord } from "./types";
 import { useCompletedIdeas } from "./useCompletedIdeas";
 import { useTrackRecord } from "./useTrackRecord";
@@ -94,7 +96,8 @@ function GroupTable({ groups, heading }: { groups: RecordGroup[]; heading: strin
   );
 }
 
-function CompletedIdeas({ educatorId, filters }: { educatorId: number; filters: RecordFilters }) {
+/** The completed ideas of the selection: as the educator called them, or as the price checks settled them. */
+function CompletedIdeas({ educatorId, filters, source }: { educatorId: number; filters: RecordFilters; source: FigureSource }) {
   const ideas = useCompletedIdeas(educatorId, filters);
   const items = ideas.data?.pages.flatMap((p) => p.items) ?? [];
   if (ideas.isPending) return <Spinner className="mx-auto h-5 w-5" />;
@@ -103,14 +106,19 @@ function CompletedIdeas({ educatorId, filters }: { educatorId: number; filters: 
   return (
     <>
       <ul className="divide-y divide-line">
-        {items.map((idea) => (
+        {items.map((idea) => {
+          const checked = idea.verification?.state === "settled" ? idea.verification : null;
+          const shownR = source === "verified" ? (checked && checked.outcome !== "not_triggered" ? checked.rMultiple : null) : idea.rMultiple;
+          return (
           <li key={idea.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3">
             <div className="min-w-0 flex-1">
               <p className="font-semibold text-fg">
                 {idea.pair} <span className="text-sm font-normal text-muted">· {directionLabel(idea.orderType)} · {idea.ideaType} · {idea.timeFrame}</span>
               </p>
               <p className="text-sm text-muted">
-                {idea.outcome ? outcomeLabel(idea.outcome, idea.closePrice) : idea.status}
+                {source === "verified"
+                  ? `${idea.verification ? priceCheckText(idea.verification) : "Not price-checked"} · educator's call ${idea.outcome ? outcomeLabel(idea.outcome, idea.closePrice) : idea.status} ${formatR(idea.rMultiple)}`
+                  : idea.outcome ? outcomeLabel(idea.outcome, idea.closePrice) : idea.status}
                 {idea.closedAt ? (
                   <>
                     {" · "}
@@ -120,9 +128,10 @@ function CompletedIdeas({ educatorId, filters }: { educatorId: number; filters: 
                 {idea.editedAfterPublish ? " · Edited after publishing" : null}
               </p>
             </div>
-            <span className={cn("font-mono font-semibold", rTone(idea.rMultiple))}>{formatR(idea.rMultiple)}</span>
+            <span className={cn("font-mono font-semibold", rTone(shownR))}>{formatR(shownR)}</span>
           </li>
-        ))}
+          );
+        })}
       </ul>
       {ideas.hasNextPage ? (
         <div className="mt-4 flex justify-center">
@@ -154,7 +163,8 @@ export function EducatorPage({ slug }: { slug: string }) {
     [market, ideaType, timeFrame, period],
   );
   const whole = useTrackRecord(educator?.id, {});
-  const record = useTrackRecord(educator?.id, filters);
+  // One selection for every panel: the switch changes the figures, the curve, the groups and the list together.
+  const record = useTrackRecord(educator?.id, filters, source);
 
   if (list.isPending) {
     return (
@@ -169,10 +179,12 @@ export function EducatorPage({ slug }: { slug: string }) {
   const timeFrames = (whole.data?.byTimeFrame ?? []).map((g) => ({ value: g.key, label: g.key }));
   const filtered = Object.keys(filters).length > 0;
   // One selection for the whole page: with nothing completed in it, one message stands for every panel.
-  const empty = record.data !== undefined && record.data.completed === 0;
+  // Counted by the educator's calls in both views: a selection no price check settled still shows its switch and
+  // says why (the coverage note), rather than an empty page with no way back.
+  const empty = record.data !== undefined && record.data.coverage.completed === 0;
   return (
     <div className="min-h-dvh bg-surface">
-      <RecordHeader back="/customer/educators" backLabel="Educators" title={educator.name} subtitle={educator.specialty ?? undefined} />
+      <PageHeader start={{ kind: "back", to: "/customer/educators", label: "Educators" }} title={educator.name} subtitle={educator.specialty ?? undefined} />
       <main className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:py-8">
         <Card className="flex flex-col gap-4 p-4 sm:flex-row sm:items-start sm:p-6">
           <Avatar name={educator.name} src={educator.avatarUrl} />
@@ -211,17 +223,13 @@ export function EducatorPage({ slug }: { slug: string }) {
           ) : record.data ? (
             <div className={cn("space-y-4 transition-opacity", record.isPlaceholderData && "opacity-60")} aria-busy={record.isFetching}>
               <FigureSourceSwitch value={source} onChange={setSource} />
-              {source === "educator" ? (
-                <>
-                  <Figures record={record.data} statistics={record.data.statistics} />
-                  <FollowersLine record={record.data} />
-                </>
-              ) : (
-                <VerifiedFigures record={record.data} />
-              )}
+              <CoverageLine coverage={record.data.coverage} source={source} />
+              <AgreementLine record={record.data} />
+              <Figures record={record.data} statistics={record.data.statistics} />
+              {source === "educator" ? <FollowersLine record={record.data} /> : null}
               <Card className="p-3 sm:p-4">
                 <h3 className="mb-2 text-sm font-semibold text-fg">
-                  Equity curve (cumulative R)
+                  Equity curve (cumulative R{source === "verified" ? ", price-checked" : ", educator's calls"})
                   {record.data.equityCurve.length > 0 ? (
                     <span className={cn("ml-2 whitespace-nowrap font-mono", rTone(record.data.equityCurve.at(-1)?.cumulativeR))}>
                       now {formatR(record.data.equityCurve.at(-1)?.cumulativeR)}
@@ -262,7 +270,7 @@ export function EducatorPage({ slug }: { slug: string }) {
               <h2 id="completed-heading" className="mb-2 text-lg font-bold text-fg">
                 Completed ideas{filtered ? " in this selection" : ""}
               </h2>
-              <CompletedIdeas educatorId={educator.id} filters={filters} />
+              <CompletedIdeas educatorId={educator.id} filters={filters} source={source} />
             </Card>
           </section>
         )}

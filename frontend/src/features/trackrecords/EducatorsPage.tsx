@@ -7,8 +7,8 @@ import { ErrorAlert } from "../../components/ErrorAlert";
 import { Spinner } from "../../components/Spinner";
 import { errorMessage } from "../../api/errors";
 import { EquityChart } from "./EquityChart";
-import { Figures, FollowersLine } from "./Figures";
-import { RecordHeader } from "./RecordHeader";
+import { Figures, FollowersLine, PriceCheckedSummary } from "./Figures";
+import { PageHeader } from "../../components/PageHeader";
 import { useTrackRecords } from "./useTrackRecords";
 
 function excerpt(text: string, words = 24): string {
@@ -21,7 +21,7 @@ export function EducatorsPage() {
   const records = useTrackRecords();
   return (
     <div className="min-h-dvh bg-surface">
-      <RecordHeader back="/customer/dashboard" backLabel="Markets" title="Educators" subtitle="Track records of every call, measured in R" />
+      <PageHeader start={{ kind: "back", to: "/customer/dashboard", label: "Markets" }} title="Educators" subtitle="Track records of every call, measured in R" />
       <main className="mx-auto max-w-6xl px-4 py-6 sm:py-8">
         {records.isPending ? (
           <div className="flex justify-center py-16">
@@ -53,6 +53,7 @@ export function EducatorsPage() {
                     </header>
                     {record.educator.bio ? <p className="text-sm text-fg">{excerpt(record.educator.bio)}</p> : null}
                     <Figures record={record} statistics={record.statistics} compact />
+                    <PriceCheckedSummary record={record} />
                     <FollowersLine record={record} />
                     <EquityChart points={record.equityCurve} compact className="mt-auto h-16" />
                   </article>

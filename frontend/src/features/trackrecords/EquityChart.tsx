@@ -2,7 +2,7 @@ import { AreaSeries, ColorType, createChart, LineSeries, TickMarkType, type Time
 import { useEffect, useRef } from "react";
 import { cn } from "../../components/cn";
 import { ExternalLink } from "../../components/ExternalLink";
-import { formatR } from "../../lib/outcome";
+import { formatR } from "../../lib/format";
 import { chartData } from "./chartData";
 import type { CurvePoint } from "./types";
 

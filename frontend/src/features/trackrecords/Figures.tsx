@@ -1,9 +1,10 @@
 import { cn } from "../../components/cn";
-import { formatR, rTone } from "../../lib/outcome";
-import type { RecordFigures, RecordStatistics, TrackRecordSummary } from "./types";
+import { formatNumber, formatR, formatRate, formatSigned } from "../../lib/format";
+import { rTone } from "../../lib/outcome";
+import type { Coverage, RecordFigures, RecordStatistics, TrackRecordSummary } from "./types";
 
 export function formatWinRate(rate: number | null): string {
-  return rate === null ? "—" : `${Math.round(rate * 1000) / 10}%`;
+  return formatRate(rate);
 }
 
 function Figure({ label, value, tone, hint, note }: { label: string; value: string; tone?: string; hint?: string; note?: string }) {
@@ -21,7 +22,7 @@ function Figure({ label, value, tone, hint, note }: { label: string; value: stri
 /** "-1.29 to +2.62 R": the 95 % interval of the average R, or a dash under two decided ideas. */
 export function formatInterval(interval: number[] | null | undefined): string {
   if (!interval || interval.length !== 2) return "—";
-  return `${formatR(interval[0]).replace(" R", "")} to ${formatR(interval[1])}`;
+  return `${formatSigned(interval[0] ?? 0)} to ${formatR(interval[1])}`;
 }
 
 function formatHours(hours: number | null): string {
@@ -46,7 +47,8 @@ export function Figures({
   const main = [
     { label: "Win rate", value: formatWinRate(record.winRate), hint: "wins / (wins + losses)" },
     { label: "Total R", value: formatR(record.totalR), tone: rTone(record.totalR) },
-    ...(statistics
+    // In a compact card the range is a note under the average (a tile of its own wraps in a narrow row).
+    ...(statistics && !compact
       ? [
           {
             label: "Average R, 95 % range",
@@ -56,7 +58,14 @@ export function Figures({
         ]
       : []),
     { label: "Completed", value: String(record.completed) },
-    { label: "Average R", value: formatR(record.averageR), tone: rTone(record.averageR) },
+    {
+      label: "Average R",
+      value: formatR(record.averageR),
+      tone: rTone(record.averageR),
+      ...(statistics && compact && statistics.averageRInterval95
+        ? { note: `95 % range ${formatInterval(statistics.averageRInterval95)}` }
+        : {}),
+    },
   ];
   const streaks = statistics
     ? [
@@ -66,7 +75,7 @@ export function Figures({
       ]
     : [];
   const more = [
-    { label: "Profit factor", value: record.profitFactor === null ? "—" : record.profitFactor.toFixed(2) },
+    { label: "Profit factor", value: record.profitFactor === null ? "—" : formatNumber(record.profitFactor) },
     { label: "Max drawdown", value: formatR(record.maxDrawdownR ? -record.maxDrawdownR : 0), tone: rTone(-record.maxDrawdownR) },
     { label: "Best", value: formatR(record.bestR), tone: rTone(record.bestR) },
     { label: "Worst", value: formatR(record.worstR), tone: rTone(record.worstR) },
@@ -117,7 +126,86 @@ export function VerifiedFigures({ record }: { record: Pick<TrackRecordSummary, "
   );
 }
 
+/** The educators list: the price-checked total R and win rate beside the educator's own, and the agreement rate. */
+export function PriceCheckedSummary({
+  record,
+}: {
+  record: Pick<TrackRecordSummary, "verified" | "agreementRate" | "totalR" | "winRate">;
+}) {
+  const v = record.verified;
+  const rows = [
+    { label: "Total R", own: formatR(record.totalR), checked: formatR(v.totalR), tone: rTone(v.totalR) },
+    { label: "Win rate", own: formatWinRate(record.winRate), checked: formatWinRate(v.winRate) },
+  ];
+  return (
+    <dl aria-label="Educator's calls and price-checked" className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
+      {rows.map((r) => (
+        <div key={r.label} className="min-w-0 rounded-xl bg-field px-3 py-2">
+          <dt className="text-[11px] uppercase tracking-wide text-muted">{r.label}, price-checked</dt>
+          <dd className={cn("font-mono font-semibold text-fg", r.tone)}>{r.checked}</dd>
+          <dd className="whitespace-nowrap text-xs text-muted">educator&apos;s {r.own}</dd>
+        </div>
+      ))}
+      <div className="col-span-2 min-w-0 rounded-xl bg-field px-3 py-2 sm:col-span-1">
+        <dt className="text-[11px] uppercase tracking-wide text-muted">Agreement</dt>
+        <dd className="font-mono font-semibold text-fg" title="ideas whose two verdicts agree">
+          {formatWinRate(record.agreementRate)}
+        </dd>
+        <dd className="truncate text-xs text-muted">{v.settled} settled</dd>
+      </div>
+    </dl>
+  );
+}
+
 export type FigureSource = "educator" | "verified";
+
+/**
+ * What the view covers: "68 of 81 ideas price-checked; 13 could not be checked: why" (the reasons one tap away),
+ * or, for the educator's calls, every completed idea and how many of them the price checks also settled.
+ */
+export function CoverageLine({ coverage, source }: { coverage: Coverage; source: FigureSource }) {
+  const { completed, priceChecked, notChecked } = coverage;
+  const lead =
+    source === "verified"
+      ? `${priceChecked} of ${completed} ideas price-checked`
+      : `All ${completed} completed ideas as the educator called them; ${priceChecked} of them price-checked`;
+  return (
+    <div role="group" aria-label="What these figures cover" className="text-sm text-muted">
+      {notChecked === 0 ? (
+        <p>{lead}.</p>
+      ) : (
+        <details>
+          <summary className="cursor-pointer">
+            {lead}; {notChecked} could not be checked: <span className="font-medium text-emerald-700 underline dark:text-emerald-300">why</span>
+          </summary>
+          <ul className="mt-1 list-disc pl-5">
+            {coverage.reasons.map((r) => (
+              <li key={r.reason}>
+                {r.ideas} {r.ideas === 1 ? "idea" : "ideas"}: {r.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** "Agreement 98.5 % on the 68 price-checked ideas: the price checks give −14.50 R against the educator's calls." */
+export function AgreementLine({ record }: { record: Pick<TrackRecordSummary, "agreementRate"> & { coverage: Coverage } }) {
+  const c = record.coverage;
+  if (c.priceChecked === 0) return null;
+  const gap =
+    c.rDifference === 0
+      ? "the same total R as the educator's calls"
+      : `${formatR(c.rDifference)} against the educator's calls (${formatR(c.checkedROnChecked)} vs ${formatR(c.educatorROnChecked)})`;
+  return (
+    <p className="text-sm text-muted">
+      Agreement {formatWinRate(record.agreementRate)} on the {c.priceChecked} price-checked {c.priceChecked === 1 ? "idea" : "ideas"}: the price
+      checks give <span className={cn("whitespace-nowrap font-mono", rTone(c.rDifference))}>{gap}</span>.
+    </p>
+  );
+}
 
 /** The switch between the educator's own calls and the price-checked verdicts. */
 export function FigureSourceSwitch({ value, onChange }: { value: FigureSource; onChange: (value: FigureSource) => void }) {
@@ -145,7 +233,7 @@ export function FigureSourceSwitch({ value, onChange }: { value: FigureSource; o
   );
 }
 
-/** Members who journaled the educator's ideas (in the selection), and their own average R (shown from 5 members). */
+/** Members who journaled the educator's ideas (in the selection), and the median R of their own closed trades (shown from 5 members). */
 export function FollowersLine({ record }: { record: Pick<TrackRecordSummary, "followersCount" | "followersAverageR"> }) {
   if (record.followersCount === 0) return null;
   const who = `${record.followersCount} ${record.followersCount === 1 ? "member" : "members"}`;
@@ -154,7 +242,7 @@ export function FollowersLine({ record }: { record: Pick<TrackRecordSummary, "fo
       Followed by {who}
       {record.followersAverageR !== null ? (
         <>
-          {" · "}their own average <span className={cn("whitespace-nowrap font-mono", rTone(record.followersAverageR))}>{formatR(record.followersAverageR)}</span>
+          {" · "}their own median <span className={cn("whitespace-nowrap font-mono", rTone(record.followersAverageR))}>{formatR(record.followersAverageR)}</span>
         </>
       ) : null}
     </p>

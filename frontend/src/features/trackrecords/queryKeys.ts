@@ -5,7 +5,8 @@ export const trackRecordsKey = ["track-records"] as const;
 
 export const trackRecordKeys = {
   list: [...trackRecordsKey, "list"] as const,
-  one: (educatorId: number, filters: RecordFilters) => [...trackRecordsKey, "one", educatorId, filters] as const,
+  one: (educatorId: number, filters: RecordFilters, source: "educator" | "verified" = "educator") =>
+    [...trackRecordsKey, "one", educatorId, filters, source] as const,
   completedIdeas: (educatorId: number, filters: RecordFilters = {}) =>
     [...trackRecordsKey, "completed-ideas", educatorId, filters] as const,
 };

@@ -6,6 +6,9 @@ export type RecordFigures = Omit<Schemas["RecordGroup"], "key">;
 export type RecordGroup = Schemas["RecordGroup"];
 export type RecordStatistics = Schemas["RecordStatistics"];
 export type CurvePoint = Schemas["CurvePoint"];
+export type Coverage = Schemas["Coverage"];
+/** Whose verdicts a record counts: the educator's calls, or the price checks' (decision 0102). */
+export type RecordSource = "educator" | "verified";
 export type Idea = Schemas["IdeaOut"];
 export type IdeaPage = Schemas["IdeaPage"];
 

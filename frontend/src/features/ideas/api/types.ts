@@ -1,0 +1,16 @@
+import type { Schemas } from "../../../api/client";
+
+export type Idea = Schemas["IdeaOut"];
+export type IdeaPage = Schemas["IdeaPage"];
+export type IdeaCreate = Schemas["IdeaCreate"];
+export type IdeaUpdate = Schemas["IdeaUpdate"];
+export type Revision = Schemas["RevisionOut"];
+export type UnseenCounts = Schemas["UnseenCounts"];
+export type NotificationSettings = Schemas["NotificationSettings"];
+export type MediaOut = Schemas["MediaOut"];
+export type Setup = Schemas["SetupOut"];
+export type SetupCreate = Schemas["SetupCreate"];
+export type SetupUpdate = Schemas["SetupUpdate"];
+
+/** Every query of this feature starts with one of these. */
+export { ideaKeys, ideasKey, notificationSettingsKey, setupKeys, setupsKey, unseenCountsKey, type IdeaFilters } from "./queryKeys";
