@@ -88,13 +88,15 @@ class EventStream(Response):
             # after it go straight to the server, not through a wrapper per layer (decision 0111).
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
             send = server_send(scope, send)
-            await send(body(f"retry: {self.retry_ms}\n: connected\n\n".encode()))
             if self.last_event_id is not None:
                 # The client has everything up to its Last-Event-ID, which may be ahead of this process's broker
                 # (it came from another process): what the broker offers up to there is not sent again either.
                 sub.replayed_through = max(self.last_event_id, await self._replay(send))
             elif self.since is not None:
                 sub.replayed_through = await self._catch_up(self.since, send)
+            # `: connected` once the stream is live: a change committed after it reaches this client as an event,
+            # never folded into the catch-up's `resync` (what a client that acts on it, like a test, relies on).
+            await send(body(f"retry: {self.retry_ms}\n: connected\n\n".encode()))
             # Send what arrived meanwhile, then the broker writes each new frame itself (or ends the response).
             await sub.flush(send)
             # This task only waits for the client to leave. The ASGI server also answers `http.disconnect`
