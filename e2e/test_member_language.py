@@ -125,8 +125,15 @@ def test_an_educator_is_offered_possible_changes_and_asked_once_when_the_price_c
         login(page, EDUCATOR_A, educator=True)
         page.goto("/educator/ideas")
         card = page.get_by_role("article", name="AUD/CAD trade idea").filter(has_text=marker)
-        # The journeys' price feeds are unreachable: the check has seen no price, so the entry never triggered.
-        expect(card.get_by_role("button", name=re.compile(r"^Price check: waiting for"))).to_be_visible()
+        # The journeys' price feeds are unreachable: once the poller has taken the idea up (every few seconds), the
+        # check has seen no price, so the entry never triggered. Before that the check has no verdict to oppose.
+        checked = card.get_by_role("button", name=re.compile(r"^Price check: waiting for the \d\d:00 UTC data$"))
+        for _ in range(12):
+            if checked.is_visible():
+                break
+            page.wait_for_timeout(5_000)
+            page.reload()
+        expect(checked).to_be_visible()
         expect(card.get_by_role("button", name="Reset")).to_have_count(0)
         card.get_by_role("button", name="Successful", exact=True).click()
         page.get_by_role("menuitem", name="Exit 1 reached").click()
