@@ -67,6 +67,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("GET", "/api/educators/track-records"): "user",
     ("GET", "/api/educators/{educator_id}/track-record"): "user",
     ("GET", "/api/educators/{educator_id}/track-record/ideas.csv"): "user",
+    ("GET", "/api/educators/{educator_id}/challenge"): "user",
     ("POST", "/api/push/test-notification"): "customer",
     ("GET", "/api/admin/members"): "admin",
     ("POST", "/api/admin/invites"): "admin",

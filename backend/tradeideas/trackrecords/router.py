@@ -12,9 +12,9 @@ from tradeideas.core.schemas import PathId
 from tradeideas.db import Database
 from tradeideas.ideas.schemas import TIME_FRAME_MAX, ListIdeaType, ListMarket
 from tradeideas.permissions import AnyUser
-from tradeideas.trackrecords import service
+from tradeideas.trackrecords import challenge, service
 from tradeideas.trackrecords.cache import TrackRecordCache
-from tradeideas.trackrecords.schemas import CurveDetail, RecordSource, TrackRecord, TrackRecordSummary
+from tradeideas.trackrecords.schemas import ChallengeOut, CurveDetail, RecordSource, TrackRecord, TrackRecordSummary
 
 router = api_router(prefix="/api", tags=["track records"])
 # Read on every educators list and record screen, and answered from memory between changes: FastAPI's general
@@ -75,3 +75,26 @@ async def get_track_record(
     full = curve == "full"
     answer = await service.track_record_json(database, cache, educator_id, filters, full_curve=full, source=source)
     return EncodedJSON(answer)
+
+
+@router.get(
+    "/educators/{educator_id:int}/challenge", response_model=ChallengeOut, responses={404: {}, 409: {}, 422: {}}
+)
+async def get_challenge(
+    educator_id: PathId,
+    _: AnyUser,
+    db: DbSession,
+    risk_percent: Annotated[
+        float, Query(alias="riskPercent", ge=0.1, le=5, description="Risk per idea, % of the starting balance")
+    ],
+    profit_target: Annotated[float, Query(alias="profitTarget", ge=1, le=100, description="% to gain")] = 10.0,
+    daily_loss: Annotated[float, Query(alias="dailyLoss", gt=0, le=100, description="% a day may lose")] = 5.0,
+    max_loss: Annotated[float, Query(alias="maxLoss", gt=0, le=100, description="% the balance may lose")] = 10.0,
+    days: Annotated[int, Query(ge=1, le=365, description="Calendar days to reach the target")] = 30,
+    market: ListMarket | None = None,
+    setup: Annotated[int | None, Query(ge=1, le=2**31 - 1, description="Only ideas of this setup")] = None,
+    seed: Annotated[int | None, Query(ge=0, le=2**32 - 1, description="Repeat an answer: its `seed`")] = None,
+) -> ChallengeOut:
+    """Would following the educator's ideas at this risk pass a funded-account challenge (Monte Carlo)?"""
+    rules = challenge.Rules(risk_percent, profit_target, daily_loss, max_loss, days)
+    return await challenge.challenge(db, educator_id, rules, market=market, setup_id=setup, seed=seed)

@@ -122,3 +122,23 @@ class TrackRecord(TrackRecordSummary):
     by_idea_type: list[RecordGroup]
     by_time_frame: list[RecordGroup]
     by_month: list[RecordGroup]
+
+
+class ChallengePass(CamelModel):
+    probability: float = Field(description="Share of the runs that reached the profit target in time")
+    interval95: list[float] = Field(
+        min_length=2, max_length=2, description="95 % Wilson interval of that share: [low, high]"
+    )
+
+
+class ChallengeOut(CamelModel):
+    """ "Would I pass a funded-account challenge?": Monte Carlo runs resampling the educator's price-checked results
+    at their own pace (decision 0180). Past results do not predict future ones."""
+
+    runs: int = Field(description="Simulated challenges")
+    passing: ChallengePass = Field(alias="pass", description="Runs that reached the profit target within the days")
+    median_days_to_pass: float | None = Field(description="Median calendar days to pass, over the runs that passed")
+    daily_loss_breach: float = Field(description="Share of the runs that failed on the daily loss limit")
+    max_loss_breach: float = Field(description="Share of the runs that failed on the maximum loss")
+    ideas: int = Field(description="Decided price-checked ideas the runs resample")
+    seed: int = Field(description="The random seed: the same inputs and seed give the same answer")

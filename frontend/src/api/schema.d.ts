@@ -544,6 +544,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/educators/{educator_id}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Challenge
+         * @description Would following the educator's ideas at this risk pass a funded-account challenge (Monte Carlo)?
+         */
+        get: operations["get_challenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/educators/{educator_id}/setups": {
         parameters: {
             query?: never;
@@ -1523,6 +1543,58 @@ export interface components {
             side?: "bid" | null;
             /** Symbol */
             symbol: string | null;
+        };
+        /**
+         * ChallengeOut
+         * @description "Would I pass a funded-account challenge?": Monte Carlo runs resampling the educator's price-checked results
+         *     at their own pace (decision 0180). Past results do not predict future ones.
+         */
+        ChallengeOut: {
+            /**
+             * Dailylossbreach
+             * @description Share of the runs that failed on the daily loss limit
+             */
+            dailyLossBreach: number;
+            /**
+             * Ideas
+             * @description Decided price-checked ideas the runs resample
+             */
+            ideas: number;
+            /**
+             * Maxlossbreach
+             * @description Share of the runs that failed on the maximum loss
+             */
+            maxLossBreach: number;
+            /**
+             * Mediandaystopass
+             * @description Median calendar days to pass, over the runs that passed
+             */
+            medianDaysToPass: number | null;
+            /** @description Runs that reached the profit target within the days */
+            pass: components["schemas"]["ChallengePass"];
+            /**
+             * Runs
+             * @description Simulated challenges
+             */
+            runs: number;
+            /**
+             * Seed
+             * @description The random seed: the same inputs and seed give the same answer
+             */
+            seed: number;
+        };
+        /** ChallengePass */
+        ChallengePass: {
+            /**
+             * Interval95
+             * @description 95 % Wilson interval of that share: [low, high]
+             */
+            interval95: number[];
+            /**
+             * Probability
+             * @description Share of the runs that reached the profit target in time
+             */
+            probability: number;
         };
         /** ChatMessageCreated */
         ChatMessageCreated: {
@@ -6027,6 +6099,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrackRecordSummary"][];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_challenge: {
+        parameters: {
+            query: {
+                /** @description Risk per idea, % of the starting balance */
+                riskPercent: number;
+                /** @description % to gain */
+                profitTarget?: number;
+                /** @description % a day may lose */
+                dailyLoss?: number;
+                /** @description % the balance may lose */
+                maxLoss?: number;
+                /** @description Calendar days to reach the target */
+                days?: number;
+                market?: ("forex" | "crypto") | null;
+                /** @description Only ideas of this setup */
+                setup?: number | null;
+                /** @description Repeat an answer: its `seed` */
+                seed?: number | null;
+            };
+            header?: never;
+            path: {
+                educator_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Unprocessable Entity */

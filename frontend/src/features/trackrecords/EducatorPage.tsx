@@ -17,6 +17,7 @@ import { formatR } from "../../lib/format";
 import { formatDay, outcomeLabel, rTone } from "../../lib/outcome";
 import { EquityChart } from "./EquityChart";
 import { priceCheckText } from "../../lib/priceCheck";
+import { ChallengePanel } from "./ChallengePanel";
 import { AgreementLine, CoverageLine, FigureSourceSwitch, Figures, FollowersLine, formatWinRate, type FigureSource } from "./Figures";
 import { PageHeader } from "../../components/PageHeader";
 import type { RecordFilters, RecordGroup, TrackRecord } from "./types";
@@ -263,6 +264,8 @@ export function EducatorPage({ slug }: { slug: string }) {
             <Spinner className="mx-auto h-5 w-5" />
           )}
         </section>
+
+        <ChallengePanel educatorId={educator.id} market={filters.market} />
 
         {empty ? null : (
           <section aria-labelledby="completed-heading">

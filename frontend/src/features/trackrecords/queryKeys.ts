@@ -1,4 +1,4 @@
-import type { RecordFilters } from "./types";
+import type { ChallengeParams, RecordFilters } from "./types";
 
 /** Every query of this feature starts with `trackRecordsKey`: one invalidation refreshes them all. */
 export const trackRecordsKey = ["track-records"] as const;
@@ -7,6 +7,7 @@ export const trackRecordKeys = {
   list: [...trackRecordsKey, "list"] as const,
   one: (educatorId: number, filters: RecordFilters, source: "educator" | "verified" = "educator") =>
     [...trackRecordsKey, "one", educatorId, filters, source] as const,
+  challenge: (educatorId: number, params: ChallengeParams | null) => [...trackRecordsKey, "challenge", educatorId, params] as const,
   completedIdeas: (educatorId: number, filters: RecordFilters = {}) =>
     [...trackRecordsKey, "completed-ideas", educatorId, filters] as const,
 };

@@ -19,3 +19,14 @@ export interface RecordFilters {
   timeFrame?: string;
   since?: string;
 }
+
+export type Challenge = Schemas["ChallengeOut"];
+/** Query parameters of GET /api/educators/{id}/challenge (percentages of the starting balance). */
+export interface ChallengeParams {
+  riskPercent: number;
+  profitTarget: number;
+  dailyLoss: number;
+  maxLoss: number;
+  days: number;
+  market?: "forex" | "crypto";
+}
