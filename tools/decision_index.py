@@ -23,6 +23,7 @@ TOPICS: dict[str, list[str]] = {
     ],
     "Ideas, outcomes and track records": [
         "0015", "0016", "0017", "0018", "0019", "0034", "0048", "0060", "0061", "0062", "0091", "0101", "0102", "0170",
+        "0171",
     ],
     "How screens write figures": ["0120", "0121", "0122"],
     "The member's desk and journal": ["0020", "0021", "0022", "0056", "0057", "0081"],
