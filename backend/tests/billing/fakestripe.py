@@ -14,6 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
 
+import httpx
+
 DAY = 86400
 
 
@@ -68,6 +70,31 @@ class FakeStripe:
             if key in fields:
                 item[key] = fields.pop(key)
         self.objects[sub_id].update(fields)
+
+    def deliver(self, endpoint: str, secret: str, kind: str, obj: dict[str, Any]) -> httpx.Response:
+        """Send a signed event to a webhook endpoint, as Stripe does (`POST` of the JSON event, `Stripe-Signature`)."""
+        payload = json.dumps(self.event(kind, obj)).encode()
+        headers = {"content-type": "application/json", "stripe-signature": sign(payload, secret)}
+        return httpx.post(endpoint, content=payload, headers=headers, timeout=30)
+
+    def _hosted_page(self, method: str, session_id: str, form: dict[str, Any]) -> tuple[int, dict[str, str], bytes]:
+        """The stand-in for Stripe's hosted checkout page: an e-mail, Pay or Decline. Paying starts the subscription
+        and goes back to the session's success URL; declining says so and leaves the session open."""
+        session = self.objects.get(session_id)
+        if session is None or session.get("object") != "checkout.session":
+            return 404, {"content-type": "text/plain"}, b"No such checkout"
+        if method == "POST" and form.get("action") == "pay" and session["status"] == "open":
+            self.pay(session_id, form.get("email") or "buyer@example.com")
+            back = str(session["_form"]["success_url"]).replace("{CHECKOUT_SESSION_ID}", session_id)
+            return 303, {"location": back}, b""
+        declined = '<p role="alert">Your card was declined.</p>' if method == "POST" else ""
+        page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout (test)</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
+<h1>Pay for your subscription</h1>{declined}
+<form method="post"><label for="email">Email</label> <input id="email" name="email" type="email" required>
+<button name="action" value="pay">Pay</button> <button name="action" value="decline">Decline</button></form>
+</main></body></html>"""
+        return 200, {"content-type": "text/html; charset=utf-8"}, page.encode()
 
     def event(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
         return {"id": self.new_id("evt"), "object": "event", "type": kind, "created": int(time.time()),
@@ -138,8 +165,12 @@ class FakeStripe:
                 path, _, query = self.path.partition("?")
                 form = {k: v[0] for k, v in parse_qs(raw or query).items()}
                 fake.requests.append((method, path, form, self.headers.get("idempotency-key")))
-                scripted = fake.script.popleft() if fake.script else None
-                if scripted is not None:
+                # The hosted page is a browser's, not an API call: scripted answers are for the API.
+                hosted = path.startswith("/pay/")
+                scripted = fake.script.popleft() if fake.script and not hosted else None
+                if hosted:
+                    status, headers, body = fake._hosted_page(method, path.removeprefix("/pay/"), form)
+                elif scripted is not None:
                     status, headers, body = scripted
                 else:
                     status, answer = fake._answer(method, path, form, self.headers.get("idempotency-key"))
