@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from tests.billing.fakestripe import FakeStripe
 from tests.ledger.local_tsa import local_tsa
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,6 +43,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+STRIPE_WEBHOOK_SECRET = "whsec_e2e"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}  # the desktop width the app is reviewed at (issue #13)
 
@@ -75,12 +78,9 @@ def serve_app(env: dict[str, str], data_dir: Path, port: int) -> Iterator[str]:
     proc.wait(timeout=15)
 
 
-@pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def _server_env(data_dir: Path, port: int) -> dict[str, str]:
     if not (REPO / "frontend" / "dist" / "index.html").is_file():
         raise RuntimeError("frontend/dist is missing: run `make build` first")
-    data_dir = tmp_path_factory.mktemp("e2e-data")
-    port = _free_port()
     env = {
         **os.environ,
         "DATA_DIR": str(data_dir),
@@ -95,11 +95,49 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "PUSH_ENDPOINT_HOSTS": "fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,127.0.0.1",
     }
     env.pop("DATABASE_URL", None)
+    return env
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data_dir = tmp_path_factory.mktemp("e2e-data")
+    port = _free_port()
+    env = _server_env(data_dir, port)
     # The ledger is time-stamped by a local RFC 3161 authority (OpenSSL's, as in tests/ledger), since none outside
     # is reachable here: /proof then shows real tokens (test_proof).
     with local_tsa(data_dir / "tsa", "E2E Test") as tsa:
         env["TSA_URLS"] = tsa.url
         yield from serve_app(env, data_dir, port)
+
+
+@dataclass(frozen=True)
+class PaidServer:
+    url: str
+    stripe: FakeStripe
+
+    def webhook(self, kind: str, obj: dict[str, Any]) -> None:
+        """The local Stripe delivers a signed event to the server's webhook endpoint."""
+        r = self.stripe.deliver(f"{self.url}/api/billing/webhook", STRIPE_WEBHOOK_SECRET, kind, obj)
+        assert r.status_code == 200, r.text
+
+
+@pytest.fixture(scope="module")
+def paid_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PaidServer]:
+    """A server of its own with billing configured (the other journeys keep billing off): Stripe is the local server
+    of tests/billing, with its stand-in for the hosted checkout page, at STRIPE_API_URL."""
+    data_dir = tmp_path_factory.mktemp("e2e-paid")
+    port = _free_port()
+    stripe = FakeStripe()
+    env = _server_env(data_dir, port) | {
+        "STRIPE_SECRET_KEY": "sk_test_e2e",
+        "STRIPE_WEBHOOK_SECRET": STRIPE_WEBHOOK_SECRET,
+        "STRIPE_API_URL": stripe.url,
+    }
+    try:
+        for url in serve_app(env, data_dir, port):
+            yield PaidServer(url, stripe)
+    finally:
+        stripe.close()
 
 
 @pytest.fixture(scope="session")

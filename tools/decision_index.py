@@ -23,6 +23,7 @@ TOPICS: dict[str, list[str]] = {
     ],
     "Ideas, outcomes and track records": [
         "0015", "0016", "0017", "0018", "0019", "0034", "0048", "0060", "0061", "0062", "0091", "0101", "0102", "0170",
+        "0171",
     ],
     "How screens write figures": ["0120", "0121", "0122"],
     "The member's desk and journal": ["0020", "0021", "0022", "0056", "0057", "0081"],
@@ -32,7 +33,7 @@ TOPICS: dict[str, list[str]] = {
     "Accounts, administration and notifications": ["0025", "0026", "0027", "0028", "0029", "0053"],
     "Price checks": ["0050", "0055", "0071", "0072", "0092"],
     "The ledger and its proof": ["0051", "0058", "0065", "0068", "0070", "0080", "0100"],
-    "Paid access": ["0130", "0131", "0132", "0133", "0150", "0151"],
+    "Paid access": ["0130", "0131", "0132", "0133", "0150", "0151", "0152", "0153"],
 }  # fmt: skip
 
 SUMMARY_LENGTH = 160

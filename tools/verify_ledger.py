@@ -52,6 +52,8 @@ GENESIS = "0" * 64
 PAGE = 1000
 IDEAS_PAGE = 100
 STATE_KINDS = ("idea.published", "idea.edited", "idea.result", "idea.deleted")
+# A completed idea's lesson, recorded beside its state (decision 0171).
+LESSON_KIND = "idea.lesson"
 # What the API serves of an idea, as the ledger's payload names it (R and the dates are compared in the ledger's
 # spelling: two decimals, and UTC to the microsecond).
 IDEA_FIELDS = ("pair", "entry1", "entry2", "invalidationLevel", "exit1", "exit2", "exit3", "status", "outcome",
@@ -295,6 +297,8 @@ def check(
     days: dict[str, list[Any]] = {}
     # Per idea: (kind, payload, seq) of the last entry that described its state.
     ideas: dict[int, tuple[str, dict[str, Any], int]] = {}
+    # Per idea: (payload, seq) of its last lesson entry.
+    lessons: dict[int, tuple[dict[str, Any], int]] = {}
     while True:
         page = server.call(f"/api/proof/ledger?{urllib.parse.urlencode({'after': after, 'limit': PAGE})}")
         for entry in page["entries"]:
@@ -319,6 +323,8 @@ def check(
                 known[1:] = [seq, known[2] + 1, computed]
             if entry.get("kind") in STATE_KINDS:
                 ideas[int(entry["subjectId"])] = (entry["kind"], entry["payload"], seq)
+            elif entry.get("kind") == LESSON_KIND:
+                lessons[int(entry["subjectId"])] = (entry["payload"], seq)
             if day in fingerprints:
                 last_of_day[day] = seq
                 if computed == fingerprints[day]:
@@ -341,7 +347,7 @@ def check(
     problem = (
         check_timestamps(stamps, hashes, count, ca, openssl)
         or check_days(server.call("/api/proof")["days"], days)
-        or check_ideas(server, ideas)
+        or check_ideas(server, ideas, lessons)
         or check_figures(server.call("/api/educators/track-records"), ideas)
     )
     if problem:
@@ -380,8 +386,12 @@ def check_days(published: list[dict[str, Any]], days: dict[str, list[Any]]) -> s
     return None
 
 
-def check_ideas(server: Server, ideas: dict[int, tuple[str, dict[str, Any], int]]) -> str | None:
-    """Every idea the API serves stands as the ledger's last entry for it says."""
+def check_ideas(
+    server: Server,
+    ideas: dict[int, tuple[str, dict[str, Any], int]],
+    lessons: dict[int, tuple[dict[str, Any], int]],
+) -> str | None:
+    """Every idea the API serves stands as the ledger's last entry for it says, its lesson as its last lesson entry."""
     cursor: str | None = None
     while True:
         query = {"limit": IDEAS_PAGE, **({"cursor": cursor} if cursor else {})}
@@ -407,9 +417,30 @@ def check_ideas(server: Server, ideas: dict[int, tuple[str, dict[str, Any], int]
                         f"idea #{idea_id} {idea.get('pair')}: the API serves {name} {value!r}, "
                         f"the ledger's last entry for it (seq {seq}) says {payload.get(name)!r}"
                     )
+            problem = check_lesson(idea, lessons.get(idea_id))
+            if problem:
+                return problem
         cursor = page.get("nextCursor")
         if not cursor:
             return None
+
+
+def check_lesson(idea: dict[str, Any], recorded: tuple[dict[str, Any], int] | None) -> str | None:
+    """The lesson the API serves is the ledger's last lesson entry for the idea (both absent, or equal)."""
+    served = idea.get("lesson")
+    name = f"idea #{idea['id']} {idea.get('pair')}"
+    if recorded is None:
+        return None if served is None else f"{name}: the API serves a lesson the ledger never recorded"
+    payload, seq = recorded
+    if served is None:
+        return f"{name}: the API serves no lesson, but the ledger recorded one (seq {seq})"
+    for field in ("whatHappened", "lesson"):
+        if payload.get(field) != served.get(field):
+            return (
+                f"{name}: the API serves lesson {field} {served.get(field)!r}, "
+                f"the ledger's last lesson entry for it (seq {seq}) says {payload.get(field)!r}"
+            )
+    return None
 
 
 def ledger_figures(ideas: dict[int, tuple[str, dict[str, Any], int]]) -> dict[int, dict[str, Any]]:

@@ -48,6 +48,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("PATCH", "/api/trade-ideas/{idea_id}"): "educator",
     ("PUT", "/api/trade-ideas/{idea_id}"): "educator",
     ("DELETE", "/api/trade-ideas/{idea_id}"): "educator",
+    ("PUT", "/api/trade-ideas/{idea_id}/lesson"): "educator",
     ("GET", "/api/trade-ideas/{idea_id}/revisions"): "user",
     ("GET", "/api/me/setups"): "educator",
     ("POST", "/api/me/setups"): "educator",

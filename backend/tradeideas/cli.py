@@ -25,6 +25,8 @@ from tradeideas import worker as background_worker
 from tradeideas.admin import service as admin_service
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import Role
+from tradeideas.billing import sync as billing_sync
+from tradeideas.billing.gateway import PaymentsOff, payments_of
 from tradeideas.core import logs, metrics
 from tradeideas.core.errors import AppError
 from tradeideas.db import Database
@@ -100,6 +102,11 @@ def main(argv: list[str] | None = None) -> None:
     sub.add_parser(
         "housekeeping",
         help="delete expired sessions, old login failures, used links, old events and media unused for 24 hours",
+    )
+    billing_cmd = sub.add_parser("billing", help="paid access")
+    billing_sub = billing_cmd.add_subparsers(dest="billing_cmd", required=True)
+    billing_sub.add_parser(
+        "sync", help="re-read every subscription that is not final from Stripe now and correct the grants that differ"
     )
     backup_cmd = sub.add_parser("backup", help="copy the database and the media folder to a new directory")
     backup_cmd.add_argument("path", type=Path, help="a directory that does not exist yet (or is empty)")
@@ -178,6 +185,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"Disabled {args.email}, ended all their sessions and revoked their unused links.")
         elif args.cmd == "housekeeping":
             _housekeeping(settings)
+        elif args.cmd == "billing":
+            _billing_sync(settings)
         elif args.cmd == "backup":
             print("\n".join(asyncio.run(backup.backup(settings, args.path)).lines))
         elif args.cmd == "restore":
@@ -249,6 +258,22 @@ def _housekeeping(settings: Settings) -> None:
         print("Housekeeping is running in another process right now; nothing was done.")
         return
     print("\n".join(report.lines()))
+
+
+def _billing_sync(settings: Settings) -> None:
+    """Exit 0 with what the sync corrected; 1 when billing is off or Stripe did not answer (nothing changed)."""
+    gateway = payments_of(settings)
+    if gateway is None:
+        raise PaymentsOff()
+
+    async def run() -> billing_sync.SyncReport:
+        db = Database(settings)
+        try:
+            return await billing_sync.sync(db, gateway)
+        finally:
+            await db.dispose()
+
+    print("\n".join(asyncio.run(run()).lines()))
 
 
 def ready_banner(settings: Settings, url: str, *, with_seed: bool) -> str:

@@ -1,7 +1,8 @@
 """Housekeeping: delete what is no longer needed (expired sessions, old login failures, used or expired
 account links, events past their replay window, and media nothing has used for 24 hours), and post each finished
 UTC day's ledger fingerprint to the messaging channel once. The leader also announces, every minute, each member's
-paid access that has run out by the clock (`billing.service.announce_ended`), so open screens drop it at once.
+paid access that has run out by the clock (`billing.service.announce_ended`), so open screens drop it at once, and,
+with billing configured, re-reads once a day every subscription that is not final (`billing.sync`).
 
 `tradeideas housekeeping` runs it once and reports; `Housekeeping` runs it every HOUSEKEEPING_INTERVAL_SECONDS
 in the background of the one server process that leads (`core.leader`, decision 0049), and a lock lets only one
@@ -25,6 +26,8 @@ from tradeideas.admin.models import AccountToken
 from tradeideas.auth import service as auth_service
 from tradeideas.auth.models import User
 from tradeideas.billing import service as billing
+from tradeideas.billing import sync as billing_sync
+from tradeideas.billing.gateway import payments_of
 from tradeideas.chat.models import ChatMessage
 from tradeideas.core.leader import Leader
 from tradeideas.core.metrics import HOUSEKEEPING_RUNS
@@ -50,6 +53,8 @@ LOCK_FILE_NAME = "housekeeping.lock"
 STAMP_TICK_SECONDS = 60.0
 # How often the leader looks for paid access that has run out by the clock (its members' streams learn of it then).
 ACCESS_TICK_SECONDS = 60.0
+# How often the leader asks whether the daily billing sync is due (a failed one is tried again then).
+BILLING_SYNC_TICK_SECONDS = 3600.0
 
 
 @dataclass
@@ -261,16 +266,19 @@ class Housekeeping:
         self._task: asyncio.Task[None] | None = None
         self._stamps: asyncio.Task[None] | None = None
         self._access: asyncio.Task[None] | None = None
+        self._billing: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         if self.settings.housekeeping_interval_seconds > 0:
             self._task = asyncio.create_task(self._loop())
             self._access = asyncio.create_task(self._access_loop())
+            if self.settings.stripe_secret_key:
+                self._billing = asyncio.create_task(self._billing_loop())
             if self.settings.tsa_url_list:
                 self._stamps = asyncio.create_task(self._stamp_loop())
 
     async def stop(self) -> None:
-        for task in (self._task, self._stamps, self._access):
+        for task in (self._task, self._stamps, self._access, self._billing):
             if task is not None:
                 task.cancel()
                 with suppress(asyncio.CancelledError):
@@ -308,6 +316,29 @@ class Housekeeping:
                 raise
             except Exception:
                 log.exception("announcing ended access failed; trying again in a minute")
+
+    async def _billing_loop(self) -> None:
+        """The daily billing sync in the leading process: every hour it asks whether a grant that is not final was
+        last read from Stripe a day ago, and then re-reads them all. A sync that failed (Stripe down, rate limited)
+        changed nothing and is tried again an hour later; one that Stripe answered waits a day whatever it found."""
+        tick = min(BILLING_SYNC_TICK_SECONDS, self.settings.housekeeping_interval_seconds)
+        gateway = payments_of(self.settings)
+        assert gateway is not None
+        last_sync: datetime | None = None
+        while True:
+            await asyncio.sleep(tick)
+            now = self.now()
+            if not self.leader.is_leader or (last_sync is not None and now - last_sync < billing_sync.SYNC_EVERY):
+                continue
+            try:
+                if await billing_sync.due(self.database, now):
+                    report = await billing_sync.sync(self.database, gateway)
+                    log.info("billing sync: %s", " ".join(report.lines()))
+                    last_sync = now
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the billing sync failed; trying again in an hour")
 
     async def _loop(self) -> None:
         interval = self.settings.housekeeping_interval_seconds

@@ -42,12 +42,16 @@ def _utc(value: datetime | str | None) -> datetime | None:
 def _existing_ideas() -> list[Any]:
     query = sa.text(f"SELECT {IDEA_COLUMNS} FROM trade_ideas ORDER BY id")  # noqa: S608 - constant column list
     rows = op.get_bind().execute(query).mappings()
-    # Ideas of that time named no setup and gave no reason (the columns came with 0040), as the payload now says.
+    # Ideas of that time named no setup, gave no reason (the columns came with 0040) and had no lesson (0041), as
+    # the payload now says.
     return [
         SimpleNamespace(
             **{**row, **{k: _utc(row[k]) for k in ("created_at", "updated_at", "closed_at")}},
             setup_id=None,
             reason=None,
+            lesson_what_happened=None,
+            lesson_text=None,
+            lesson_at=None,
         )
         for row in rows
     ]

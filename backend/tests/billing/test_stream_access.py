@@ -216,3 +216,36 @@ async def test_access_that_runs_out_by_the_clock_is_announced_once_and_leaves_th
             ("billing.access", member, "grant.ended")
         ]
         assert gone["id"] not in idea_ids(events)
+
+
+async def test_the_rooms_reach_only_streams_of_members_whom_some_grant_opens(
+    app: FastAPI, live: LiveServer, educator_a: httpx.AsyncClient
+) -> None:
+    now = datetime.now(UTC)
+    members = {name: await member_with(app, case.grant, now) for name, case in CASES.items()}
+    tokens = {name: await login_token(live.url, email, "customer") for name, (email, _) in members.items()}
+    tokens["educator B"] = await login_token(live.url, EDUCATOR_B, "educator")
+    streams = {name: SSEClient(live.url, token) for name, token in tokens.items()}
+    room = (await educator_a.get("/api/chat/rooms")).json()[0]
+    before = await emit(app, "test.marker", {"marker": "before the chat"})
+    for stream in streams.values():
+        await stream.__aenter__()
+    try:
+        posted = await educator_a.post(f"/api/chat/rooms/{room['id']}/messages", json={"message": "For members"})
+        assert posted.status_code == 201, posted.text
+        message = posted.json()["id"]
+        marker = await mark(app)
+        received = {
+            name: message in idea_ids(await until_marker(stream, marker), "chat.message.created")
+            for name, stream in streams.items()
+        }
+    finally:
+        for stream in streams.values():
+            await stream.__aexit__()
+    # Any grant that opens an educator opens the rooms: a plan for educator B too, not one that has ended.
+    expected = {name: case.opens_a or name == "plan for educator B" for name, case in CASES.items()}
+    assert received == expected | {"educator B": True}
+    # A replay leaves the rooms out for a member without a grant, as the live stream does.
+    async with SSEClient(live.url, tokens["no grant"], last_event_id=str(before)) as replayed:
+        events = await until_marker(replayed, marker)
+        assert not [e for e in events if e.type.startswith("chat.")]

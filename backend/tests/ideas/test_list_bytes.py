@@ -23,7 +23,7 @@ from tradeideas.core.deps import component_of
 from tradeideas.desk.models import IdeaTaken
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
 from tradeideas.ideas.models import IdeaImage, IdeaSetup, IdeaStatus, IdeaView, TradeIdea
-from tradeideas.ideas.schemas import IdeaOut, Taken
+from tradeideas.ideas.schemas import IdeaOut, LessonOut, Taken
 from tradeideas.media.models import MediaFile
 from tradeideas.media.schemas import media_url
 from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
@@ -132,6 +132,10 @@ async def seeded(app: FastAPI) -> AsyncIterator[Seeded]:
                 notes='Line one\nline "two" \u00e9 \u2603',
                 setup_id=setup.id,
                 reason='Why "this" \u00e9\nsecond line',
+                lesson_what_happened='It "ran" \u00e9\nthen stalled',
+                lesson_text="Trail the stop \u2603",
+                lesson_at=T0 + timedelta(hours=3, microseconds=5),
+                lesson_updated_at=T0 + timedelta(hours=3, minutes=2, microseconds=9),
                 video_url="https://youtu.be/abc",
                 audio_url="/media/voice.m4a",
                 edited=True,
@@ -374,6 +378,15 @@ async def _expected_item(db: Any, idea: TradeIdea, educator: User, customer_id: 
         close_price=idea.close_price,
         closed_at=idea.closed_at,
         r_multiple=idea.r_multiple,
+        # Its lesson, correctable for 15 minutes from when it was first written.
+        lesson=None
+        if idea.lesson_at is None
+        else LessonOut(
+            what_happened=idea.lesson_what_happened,
+            lesson=idea.lesson_text,
+            updated_at=idea.lesson_updated_at,
+            fixed_at=idea.lesson_at + timedelta(minutes=15),
+        ),
         # 15 minutes to correct, after publishing and after recording a result.
         identity_fixed_at=idea.created_at + timedelta(minutes=15),
         result_fixed_at=None if idea.closed_at is None else idea.closed_at + timedelta(minutes=15),

@@ -100,6 +100,9 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
             assert (
                 await educator.put(f"/api/trade-ideas/{ids[0]}", json={"status": "unsuccessful"})
             ).status_code == 200
+            # Its lesson: an `idea.lesson` entry the verifier holds the served lesson against (decision 0171).
+            lesson = {"whatHappened": "Stopped out on the open.", "lesson": "Wait for the first hour."}
+            assert (await educator.put(f"/api/trade-ideas/{ids[0]}/lesson", json=lesson)).status_code == 200
 
         verifier = [SYSTEM_PYTHON, str(TOOL), url, "--email", CUSTOMER]
         tool_env = {"PATH": os.environ.get("PATH", ""), "TRADEIDEAS_PASSWORD": DEMO_PASSWORD}
@@ -165,6 +168,11 @@ async def test_standalone_verifier_against_a_running_server(tmp_path: Path) -> N
             update(TradeIdea).where(loss).values(closed_at=closed_at),
         )
         assert said.startswith(f"idea #{ids[0]} EUR/NOK: the API serves closedAt '"), said
+        said = await caught(
+            update(TradeIdea).where(loss).values(lesson_text="Nothing to learn."),
+            update(TradeIdea).where(loss).values(lesson_text="Wait for the first hour."),
+        )
+        assert said.startswith(f"idea #{ids[0]} EUR/NOK: the API serves lesson lesson 'Nothing to learn.'"), said
         t = TrackRecordTotal
         whole = (t.grouping == "all", t.key == "")
         said = await caught(

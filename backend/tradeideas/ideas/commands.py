@@ -35,6 +35,7 @@ from tradeideas.ideas.outcomes import (
     LEVEL_FIELDS,
     check_manual_close,
     identity_fixed_at,
+    lesson_fixed_at,
     manual_status,
     normalise_close_price,
     r_multiple,
@@ -51,6 +52,7 @@ from tradeideas.ideas.queries import (
 from tradeideas.ideas.schemas import (
     IdeaCreate,
     IdeaUpdate,
+    LessonIn,
     UnseenCounts,
 )
 from tradeideas.ideas.setups import check_idea_setup
@@ -80,6 +82,8 @@ RESULT_FIXED = "This idea's result is part of the track record and can no longer
 IDENTITY_FIXED = (
     "This idea is published: its market, pair, direction, type, time frame, setup and reason can no longer be changed."
 )
+LESSON_NOT_COMPLETED = "A lesson can be added once the idea is completed."
+LESSON_FIXED = "This idea's lesson is part of the track record and can no longer be changed."
 # What an idea is: fixed once the correction window after publishing has passed (`identity_fixed_at`). The setup
 # and the reason are what it teaches, fixed with the pair (decision 0170).
 IDENTITY_FIELDS = ("market_type", "pair", "order_type", "idea_type", "time_frame", "setup_id", "reason")
@@ -292,6 +296,28 @@ async def set_status(
     if days:
         closed_now = idea.id if was_open and idea.closed_at is not None else None
         await publish(db, IdeaRecordChanged(educator_id=idea.educator_id, days=sorted(days), closed_idea_id=closed_now))
+    return idea
+
+
+async def set_lesson(db: AsyncSession, idea: TradeIdea, body: LessonIn, now: datetime | None = None) -> TradeIdea:
+    """Add or correct a completed idea's lesson. It can be corrected for the correction window after it was first
+    written, then it is frozen like the result (409); repeating it unchanged is not a change. Every change is shown
+    to everyone like any other (`IdeaUpdated`), and the ledger records it as `idea.lesson` (decision 0171)."""
+    if not idea.completed:
+        raise AppError(LESSON_NOT_COMPLETED, code="idea_not_completed", status_code=409)
+    if (idea.lesson_what_happened, idea.lesson_text) == (body.what_happened, body.lesson):
+        return idea
+    now = now or utcnow()
+    fixed_at = lesson_fixed_at(idea.lesson_at)
+    if fixed_at is not None and now > fixed_at:
+        raise AppError(LESSON_FIXED, code="lesson_fixed", status_code=409)
+    idea.lesson_what_happened, idea.lesson_text = body.what_happened, body.lesson
+    idea.lesson_at = idea.lesson_at or now
+    idea.lesson_updated_at = now
+    # A lesson is not an edit: "edited" marks changes to what a trader acts on (decision 0122).
+    idea.updated_at = now
+    await db.flush()
+    await _publish(db, IdeaUpdated, idea)
     return idea
 
 

@@ -75,6 +75,12 @@ class TradeIdea(Base):
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     r_multiple: Mapped[float | None] = mapped_column(Float, default=None)
     edited_after_publish: Mapped[bool] = mapped_column(Boolean, default=False)
+    # What the educator learned once it was completed: correctable for 15 minutes from `lesson_at` (when it was first
+    # written), then frozen like the result and recorded in the ledger (`idea.lesson`, decision 0171).
+    lesson_what_happened: Mapped[str | None] = mapped_column(Text, default=None)
+    lesson_text: Mapped[str | None] = mapped_column(Text, default=None)
+    lesson_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    lesson_updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 

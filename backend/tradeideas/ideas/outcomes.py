@@ -31,6 +31,11 @@ def result_fixed_at(closed_at: datetime | None) -> datetime | None:
     return None if closed_at is None else closed_at + CORRECTION_WINDOW
 
 
+def lesson_fixed_at(lesson_at: datetime | None) -> datetime | None:
+    """When a lesson stops being correctable (from when it was first written); None while there is none."""
+    return None if lesson_at is None else lesson_at + CORRECTION_WINDOW
+
+
 Outcome = Literal["exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered"]
 OUTCOMES: tuple[Outcome, ...] = ("exit1", "exit2", "exit3", "invalidation", "manual", "not_triggered")
 # Which outcomes each completing status allows, the first being the default (the spec's one-click buttons).

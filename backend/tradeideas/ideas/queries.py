@@ -44,7 +44,14 @@ from tradeideas.ideas.models import (
     IdeaView,
     TradeIdea,
 )
-from tradeideas.ideas.outcomes import CORRECTION_WINDOW, LEVEL_FIELDS, Levels, identity_fixed_at, result_fixed_at
+from tradeideas.ideas.outcomes import (
+    CORRECTION_WINDOW,
+    LEVEL_FIELDS,
+    Levels,
+    identity_fixed_at,
+    lesson_fixed_at,
+    result_fixed_at,
+)
 from tradeideas.ideas.schemas import (
     INVALID_STATUS,
     MAX_LIMIT,
@@ -145,6 +152,10 @@ _SHOWN_COLUMNS = (
     _IDEAS.c.close_price,
     _IDEAS.c.closed_at,
     _IDEAS.c.r_multiple,
+    _IDEAS.c.lesson_what_happened,
+    _IDEAS.c.lesson_text,
+    _IDEAS.c.lesson_at,
+    _IDEAS.c.lesson_updated_at,
     # Called versus taken: the stored medians of members' journal entries, outer-joined (decisions 0056, 0101).
     _TAKEN.c.members.label("taken_members"),
     _TAKEN.c.slippage_median_r.label("taken_slippage_median_r"),
@@ -223,11 +234,25 @@ def shown_idea(
         "closePrice": row["close_price"],
         "closedAt": closed_at,
         "rMultiple": row["r_multiple"],
+        "lesson": shown_lesson(row),
         "identityFixedAt": identity_fixed_at(created_at),
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
         "verification": verification,  # read apart: `prices.service.read_verifications`
         "taken": shown_taken(row["taken_members"], row["taken_slippage_median_r"], row["taken_realised_median_r"]),
+    }
+
+
+def shown_lesson(row: NamedRow) -> dict[str, Any] | None:
+    """The idea's lesson as the input of `LessonOut`, or None while it has none."""
+    lesson_at = row["lesson_at"]
+    if lesson_at is None:
+        return None
+    return {
+        "whatHappened": row["lesson_what_happened"],
+        "lesson": row["lesson_text"],
+        "updatedAt": row["lesson_updated_at"] or lesson_at,
+        "fixedAt": lesson_fixed_at(lesson_at),
     }
 
 
@@ -343,9 +368,9 @@ def _listed_last() -> Any:
 
 
 # A list request's statement: the market, status (as the kind of condition it makes) and idea type it filters on,
-# whether it filters on an educator, a time frame and a closing day, where its cursor is (None: no cursor; on the
-# active list 1 past the live ideas, among the invalidated ones, else 0), and how many rows it reads.
-_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, int | None, int]
+# whether it filters on an educator, a time frame, a closing day and having a lesson, where its cursor is (None: no
+# cursor; on the active list 1 past the live ideas, among the invalidated ones, else 0), and how many rows it reads.
+_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, bool, int | None, int]
 _STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
 _PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
 # A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow.
@@ -403,12 +428,12 @@ def _active_page(statement: Select[Any], cursor: int | None, rows: BindParameter
 
 
 def _page_query(shape: _PageShape) -> DriverQuery:
-    """The page statement for one shape (at most 4,320 of them), built and compiled once, so a request neither builds
+    """The page statement for one shape (at most 8,640 of them), built and compiled once, so a request neither builds
     nor compiles SQL; the educator, the cursor and an exact status stay parameters."""
     query = _PAGE_QUERIES.get(shape)
     if query is not None:
         return query
-    market, status, idea_type, has_educator, has_time_frame, has_since, cursor, read_size = shape
+    market, status, idea_type, has_educator, has_time_frame, has_since, has_lesson, cursor, read_size = shape
     ideas = _IDEAS.c
     statement = _shown_ideas()
     if market is not None:
@@ -427,6 +452,8 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(func.lower(ideas.time_frame) == bindparam("time_frame", type_=String))
     if has_since:
         statement = statement.where(ideas.closed_at >= bindparam("since", type_=UTCDateTime))
+    if has_lesson:
+        statement = statement.where(ideas.lesson_at.is_not(None))
     rows = _written_in("rows", read_size + 1, Integer)
     if status == "active":
         statement = _active_page(statement, cursor, rows)
@@ -486,6 +513,7 @@ def page_statement(filters: IdeaListQuery, now: datetime) -> tuple[DriverQuery, 
         filters.educator_id is not None,
         filters.time_frame is not None,
         filters.since is not None,
+        bool(filters.lesson),
         cursor,
         _page_read_size(limit),
     )

@@ -18,6 +18,7 @@ from tradeideas.ideas.schemas import (
     IdeaOut,
     IdeaPage,
     IdeaUpdate,
+    LessonIn,
     RevisionOut,
     SeenRequest,
     SetupCreate,
@@ -94,6 +95,17 @@ async def set_trade_idea_status(
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.set_status(db, idea, principal.id, body.status, body.outcome, body.close_price, clock.now())
+    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
+
+
+@router.put("/trade-ideas/{idea_id:int}/lesson", responses={403: {}, 404: {}, 409: {}})
+async def set_trade_idea_lesson(
+    idea_id: PathId, body: LessonIn, principal: EducatorOnly, db: DbSession, clock: AppClock
+) -> IdeaOut:
+    """Add an own completed idea's lesson; it can be corrected for 15 minutes, then 409."""
+    idea = await service.get_idea(db, idea_id)
+    ensure_owner(principal, idea.educator_id)
+    idea = await service.set_lesson(db, idea, body, clock.now())
     return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
 
 

@@ -18,6 +18,7 @@ PAIR_MAX = 32
 TIME_FRAME_MAX = 32
 NOTES_MAX = 5000
 REASON_MAX = 1000
+LESSON_MAX = 1000
 SETUP_NAME_MAX = 60
 SETUP_DESCRIPTION_MAX = 1000
 URL_MAX = 500
@@ -272,6 +273,32 @@ class Taken(CamelModel):
     )
 
 
+class LessonOut(CamelModel):
+    """What the educator learned once the idea was completed (issue #42)."""
+
+    what_happened: str
+    lesson: str
+    updated_at: datetime
+    fixed_at: datetime = Field(description="From then on the lesson cannot change (409); 15 minutes after it was added")
+
+
+LessonText = Annotated[str, Field(min_length=1, max_length=LESSON_MAX, pattern=r"\S")]
+
+
+class LessonIn(CamelModel):
+    """A completed idea's lesson: "What happened" and "Lesson", each up to 1,000 characters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    what_happened: LessonText
+    lesson: LessonText
+
+    @field_validator("what_happened", "lesson")
+    @classmethod
+    def _trimmed(cls, v: str) -> str:
+        return v.strip()
+
+
 class IdeaOut(CamelModel):
     id: int
     educator_id: int
@@ -311,6 +338,9 @@ class IdeaOut(CamelModel):
     close_price: str | None
     closed_at: datetime | None
     r_multiple: float | None = Field(description="Result in multiples of the risk taken, 2 decimals")
+    lesson: LessonOut | None = Field(
+        description="The educator's lesson once completed (PUT .../lesson); null until then"
+    )
     identity_fixed_at: datetime = Field(
         description="From then on market type, pair, direction, idea type, time frame, setup and reason cannot change "
         "(409)"
@@ -352,6 +382,7 @@ class IdeaListQuery(BaseModel):
             description="Only ideas closed on or after this day (YYYY-MM-DD, UTC)",
         ),
     ] = None
+    lesson: bool | None = Field(default=None, description="true: only ideas with a lesson (the history's filter)")
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
     cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
 

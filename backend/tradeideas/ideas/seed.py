@@ -13,11 +13,11 @@ from starlette.concurrency import run_in_threadpool
 from tradeideas.auth import service as accounts
 from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.db import utcnow
-from tradeideas.ideas.commands import create_idea, set_status
+from tradeideas.ideas.commands import create_idea, set_lesson, set_status
 from tradeideas.ideas.markets import classify_market, listing_market
 from tradeideas.ideas.models import COMPLETED_STATUSES, IdeaImage, IdeaSetup, IdeaStatus, TradeIdea
 from tradeideas.ideas.outcomes import STATUS_OUTCOMES, Levels, r_multiple
-from tradeideas.ideas.schemas import IdeaCreate
+from tradeideas.ideas.schemas import IdeaCreate, LessonIn
 from tradeideas.media.demo_charts import draw_chart
 from tradeideas.media.demo_voice import voice_note_wav
 from tradeideas.media.service import store_audio_bytes, store_image_bytes
@@ -125,6 +125,23 @@ def demo_reason(setup: IdeaSetup, pair: str, order: str) -> str:
     return template.format(pair=pair, side="buyers" if order == "BUY" else "sellers")
 
 
+# Every LESSON_EVERY-th completed demo idea has a lesson (issue #42: a third of them).
+LESSON_EVERY = 3
+
+
+def demo_lesson(pair: str, won: bool) -> LessonIn:
+    """What a demo educator wrote after the close of a win or a loss on `pair`."""
+    if won:
+        return LessonIn(
+            what_happened=f"{pair} reached the target without a real pullback after the entry filled.",
+            lesson="Taking part of the position at the first exit kept the plan calm; keep doing it.",
+        )
+    return LessonIn(
+        what_happened=f"{pair} turned against the idea right after a news release and hit the invalidation.",
+        lesson="Check the economic calendar before entering and wait for the release on news days.",
+    )
+
+
 # The idea that shows every medium: extra charts, a voice explanation and a video link.
 MEDIA_PAIR = "EUR/USD"
 DEMO_VIDEO_URL = "https://vimeo.com/76979871"
@@ -180,6 +197,10 @@ async def seed_sample_ideas(db: AsyncSession, settings: Settings, demo: DemoAcco
         if outcome is not None:
             idea.outcome, idea.closed_at = outcome, created + timedelta(hours=5)
             idea.r_multiple = r_multiple(Levels(order, e1, e2, inv, x1, x2, x3), outcome, None)
+            if idea.completed and age % LESSON_EVERY == 0:
+                lesson = demo_lesson(pair, status == IdeaStatus.SUCCESSFUL)
+                idea.lesson_what_happened, idea.lesson_text = lesson.what_happened, lesson.lesson
+                idea.lesson_at = idea.lesson_updated_at = idea.closed_at + timedelta(hours=1)
         images = [media]
         if pair == MEDIA_PAIR:
             for extra in (1, 2):
@@ -229,6 +250,7 @@ async def seed_history(db: AsyncSession, settings: Settings, demo: DemoAccounts)
     now = utcnow()
     educators = await accounts.public_users(db, demo.educator_ids)
     setups = await _setups_by_educator(db)
+    completed = 0
     for educator_id in demo.educator_ids:
         educator = educators[educator_id]
         rng = random.Random(educator.id * 7919)
@@ -278,3 +300,8 @@ async def seed_history(db: AsyncSession, settings: Settings, demo: DemoAccounts)
             else:
                 status, outcome = "unsuccessful", "invalidation"
             await set_status(db, idea, educator.id, status, outcome, None, published + held)
+            if idea.completed:
+                completed += 1
+                if completed % LESSON_EVERY == 0:
+                    lesson = demo_lesson(pair, status == "successful")
+                    await set_lesson(db, idea, lesson, published + held + timedelta(hours=1))

@@ -13,6 +13,7 @@ from tradeideas.ideas.commands import (
     delete_idea,
     mark_seen,
     recount_unseen,
+    set_lesson,
     set_status,
     update_idea,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "present_one",
     "public_idea",
     "recount_unseen",
+    "set_lesson",
     "set_status",
     "update_idea",
     "update_setup",

@@ -32,6 +32,9 @@ STATE_COLUMNS = (
     TradeIdea.created_at,
     TradeIdea.updated_at,
     TradeIdea.closed_at,
+    TradeIdea.lesson_what_happened,
+    TradeIdea.lesson_text,
+    TradeIdea.lesson_at,
 )
 
 

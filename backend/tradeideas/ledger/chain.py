@@ -14,11 +14,19 @@ from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
 GENESIS = "0" * 64
-Kind = Literal["idea.published", "idea.edited", "idea.result", "idea.deleted", "idea.price_check"]
-KINDS: tuple[Kind, ...] = ("idea.published", "idea.edited", "idea.result", "idea.deleted", "idea.price_check")
+Kind = Literal["idea.published", "idea.edited", "idea.result", "idea.deleted", "idea.price_check", "idea.lesson"]
+KINDS: tuple[Kind, ...] = (
+    "idea.published",
+    "idea.edited",
+    "idea.result",
+    "idea.deleted",
+    "idea.price_check",
+    "idea.lesson",
+)
 Payload = dict[str, str | None]
 # The entries that describe an idea's state (its levels, status and outcome after the change); a price check's entry
-# records a step of the independent settlement instead and leaves the idea's state as it was.
+# records a step of the independent settlement instead and leaves the idea's state as it was, and a lesson's entry
+# (`idea.lesson`) records what the educator learned after the close, beside the state (decision 0171).
 STATE_KINDS: frozenset[str] = frozenset({"idea.published", "idea.edited", "idea.result", "idea.deleted"})
 
 
@@ -176,6 +184,14 @@ def idea_payload(idea: IdeaState) -> Payload:
     }
 
 
+LESSON_KIND: Kind = "idea.lesson"
+
+
+def lesson_payload(educator_id: int, what_happened: str, lesson: str) -> Payload:
+    """A completed idea's lesson as the ledger keeps it (`idea.lesson`, decision 0171)."""
+    return {"educatorId": str(educator_id), "whatHappened": what_happened, "lesson": lesson}
+
+
 # Fields added to the payload after entries were first written (decisions 0080 and 0170): an entry hashed without
 # them says nothing about them, so they are compared only where the ledger's last entry for the idea holds them.
 LATER_FIELDS: frozenset[str] = frozenset({"createdAt", "closedAt", "setupId", "reason"})
@@ -196,11 +212,18 @@ class StoredIdea(IdeaState, Protocol):
     def id(self) -> int: ...
     @property
     def updated_at(self) -> datetime: ...
+    @property
+    def lesson_what_happened(self) -> str | None: ...
+    @property
+    def lesson_text(self) -> str | None: ...
+    @property
+    def lesson_at(self) -> datetime | None: ...
 
 
 def entries_for_existing(ideas: Iterable[StoredIdea]) -> list[Planned]:
     """Entries for ideas written before the ledger (or by the demo seed): each idea's publication with its
-    current levels and an open status, then its result when it has one, all in the order they happened."""
+    current levels and an open status, then its result when it has one and its lesson when it has one, all in the
+    order they happened."""
     planned: list[Planned] = []
     for idea in ideas:
         current = idea_payload(idea)
@@ -215,5 +238,8 @@ def entries_for_existing(ideas: Iterable[StoredIdea]) -> list[Planned]:
         planned.append(Planned(idea.created_at, "idea.published", idea.id, published))
         if current != published:
             planned.append(Planned(idea.closed_at or idea.updated_at, "idea.result", idea.id, current))
-    planned.sort(key=lambda p: (p.at, p.kind != "idea.published", p.subject_id))
+        if idea.lesson_at is not None and idea.lesson_what_happened is not None and idea.lesson_text is not None:
+            lesson = lesson_payload(idea.educator_id, idea.lesson_what_happened, idea.lesson_text)
+            planned.append(Planned(idea.lesson_at, LESSON_KIND, idea.id, lesson))
+    planned.sort(key=lambda p: (p.at, p.kind != "idea.published", p.kind == LESSON_KIND, p.subject_id))
     return planned

@@ -28,6 +28,7 @@ from tradeideas.ideas.events import IdeaCreated, IdeaDeleted, IdeaStatusChanged,
 from tradeideas.ledger import timestamps
 from tradeideas.ledger.chain import (
     GENESIS,
+    LESSON_KIND,
     STATE_KINDS,
     Entry,
     Kind,
@@ -36,6 +37,7 @@ from tradeideas.ledger.chain import (
     canonical,
     format_at,
     idea_payload,
+    lesson_payload,
 )
 from tradeideas.ledger.models import LedgerDay, LedgerEntry
 from tradeideas.ledger.schemas import DayFingerprint, EntryOut, Head, LedgerPage, Proof, TimestampOut, VerifierOut
@@ -203,14 +205,35 @@ async def on_idea_published(db: AsyncSession, event: IdeaCreated) -> None:
     note(db, lambda now: append(now, "idea.published", event.id, payload))
 
 
+async def last_lesson(db: AsyncSession, subject_id: int) -> Payload | None:
+    """What the ledger last said about this idea's lesson (None when it never said anything)."""
+    row = (
+        await db.execute(
+            select(LedgerEntry.payload)
+            .where(LedgerEntry.subject_id == subject_id, LedgerEntry.kind == LESSON_KIND)
+            .order_by(LedgerEntry.seq.desc())
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    return None if row is None else json.loads(row)
+
+
 async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
-    """Only edits that change what the record shows (levels, identity, R) are entries; notes and media are not."""
+    """Only edits that change what the record shows (levels, identity, R) are entries; notes and media are not.
+    A lesson added or corrected is an `idea.lesson` entry (decision 0171)."""
     payload = idea_payload(event)
+    lesson = (
+        None
+        if event.lesson is None
+        else lesson_payload(event.educator_id, event.lesson.what_happened, event.lesson.lesson)
+    )
 
     async def append_now(now: AsyncSession) -> None:
         await take_turn(now)  # before reading the last payload, so a concurrent edit cannot slip in between
         if payload != await last_payload(now, event.id):
             await append(now, "idea.edited", event.id, payload)
+        if lesson is not None and lesson != await last_lesson(now, event.id):
+            await append(now, LESSON_KIND, event.id, lesson)
 
     note(db, append_now)
 

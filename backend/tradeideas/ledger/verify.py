@@ -23,7 +23,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.ideas import service as ideas
 from tradeideas.ledger import tsa
-from tradeideas.ledger.chain import GENESIS, LATER_FIELDS, STATE_KINDS, idea_payload
+from tradeideas.ledger.chain import (
+    GENESIS,
+    LATER_FIELDS,
+    LESSON_KIND,
+    STATE_KINDS,
+    StoredIdea,
+    idea_payload,
+    lesson_payload,
+)
 from tradeideas.ledger.models import LedgerDay, LedgerEntry, LedgerTimestamp
 from tradeideas.prices import service as price_checks
 from tradeideas.trackrecords import service as track_records
@@ -104,8 +112,9 @@ async def verify(db: AsyncSession, trusted: list[x509.Certificate] | None = None
     hash_at: dict[int, str] = {}
     # Per idea: (kind, canonical payload text, seq) of the last entry that described its state.
     last: dict[int, tuple[str, str, int]] = {}
-    # Per idea: (canonical payload text, seq) of its last price-check verdict.
+    # Per idea: (canonical payload text, seq) of its last price-check verdict, and of its last lesson.
     verdict: dict[int, tuple[str, int]] = {}
+    lessons: dict[int, tuple[str, int]] = {}
     prev, expected = GENESIS, 1
     broken = False
     while not broken:
@@ -124,6 +133,8 @@ async def verify(db: AsyncSession, trusted: list[x509.Certificate] | None = None
                 break
             if kind in STATE_KINDS:
                 last[subject_id] = (kind, payload, seq)
+            elif kind == LESSON_KIND:
+                lessons[subject_id] = (payload, seq)
             elif any(step in payload for step in VERDICT_STEPS):
                 verdict[subject_id] = (payload, seq)
             if seq in stamped:
@@ -167,6 +178,7 @@ async def verify(db: AsyncSession, trusted: list[x509.Certificate] | None = None
                     f"trade_ideas.{COLUMN.get(k, k)} {current.get(k)!r} (ledger: {recorded.get(k)!r})" for k in differ
                 )
                 report.problems.append(f"Idea #{idea.id} {idea.pair} differs from the ledger (seq {seq}): {changes}")
+            report.problems.extend(_lesson_problems(idea, lessons.pop(idea.id, None)))
     for subject, (kind, text, seq) in sorted(last.items()):
         if kind != "idea.deleted":
             report.problems.append(f"Idea #{subject} {_pair(text)} is gone without a ledger entry (last: seq {seq})")
@@ -188,6 +200,31 @@ async def verify(db: AsyncSession, trusted: list[x509.Certificate] | None = None
                     )
     report.problems.extend(await track_records.stored_totals_problems(db))
     return report
+
+
+def _lesson_problems(idea: StoredIdea, recorded: tuple[str, int] | None) -> list[str]:
+    """The idea's lesson against the ledger's last `idea.lesson` entry for it: both absent, or equal field by field."""
+    have = (
+        None
+        if idea.lesson_at is None and idea.lesson_what_happened is None and idea.lesson_text is None
+        else lesson_payload(idea.educator_id, idea.lesson_what_happened or "", idea.lesson_text or "")
+    )
+    name = f"Idea #{idea.id} {idea.pair}"
+    if recorded is None:
+        return [] if have is None else [f"{name} has a lesson without a ledger entry"]
+    text, seq = recorded
+    if have is None:
+        return [f"{name} has no lesson, but the ledger recorded one (seq {seq})"]
+    want = json.loads(text)
+    return [
+        f"{name}'s lesson differs from the ledger (seq {seq}): trade_ideas.{LESSON_COLUMN[k]} {have.get(k)!r} "
+        f"(ledger: {want.get(k)!r})"
+        for k in LESSON_COLUMN
+        if have.get(k) != want.get(k)
+    ]
+
+
+LESSON_COLUMN = {"whatHappened": "lesson_what_happened", "lesson": "lesson_text"}
 
 
 async def _timestamp_problems(

@@ -10,9 +10,10 @@ in its audience, which writes it to the socket at once (see `subscriber`); a con
 behind is dropped (the client reconnects with Last-Event-ID and replays).
 
 Paid access (issue #40): an event that shows an educator's open ideas (`Event.educator_id`) reaches a customer's
-stream only while their access opens that educator. Each customer stream keeps its access (`Subscriber.access`);
-an `AccessChanged` (a grant made, revoked, changed by Stripe, or ended by the clock as the leader announces) holds
-that member's streams, reads their access again and then lets the held frames through by it, the `billing.access`
+stream only while their access opens that educator, and a chat event only while some grant is open (decision
+0153). Each customer stream keeps its access (`Subscriber.access`); an `AccessChanged` (a grant made, revoked,
+changed by Stripe, or ended by the clock as the leader announces) holds that member's streams, reads their access
+again and then lets the held frames through by it, the `billing.access`
 frame that tells the screens among them (decision 0150).
 
 Streams also end with their session: every `UserChanged` event (logout, password change, disabling, a

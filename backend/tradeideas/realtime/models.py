@@ -27,6 +27,7 @@ class Event(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     audience: Mapped[str] = mapped_column(String(32), default="all")
     # The educator whose open ideas the event shows: only readers whose paid access opens them hear it (null:
-    # everyone in the audience). `DomainEvent.educator_scope`.
+    # everyone in the audience; `core.access.ANY_GRANT`: readers with any open grant, as for chat).
+    # `DomainEvent.educator_scope`.
     educator_id: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

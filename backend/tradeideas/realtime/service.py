@@ -111,7 +111,7 @@ async def events_after(
     if audiences is not None:
         stmt = stmt.where(or_(Event.audience.in_(audiences)))
     if not access.everything:
-        stmt = stmt.where(or_(Event.educator_id.is_(None), Event.educator_id.in_(sorted(access.educators))))
+        stmt = stmt.where(or_(Event.educator_id.is_(None), Event.educator_id.in_(access.scopes())))
     rows = await db.execute(stmt.order_by(Event.seq).limit(limit))
     return list(rows.scalars())
 

@@ -1292,6 +1292,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trade-ideas/{idea_id}/lesson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Trade Idea Lesson
+         * @description Add an own completed idea's lesson; it can be corrected for 15 minutes, then 409.
+         */
+        put: operations["set_trade_idea_lesson"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trade-ideas/{idea_id}/revisions": {
         parameters: {
             query?: never;
@@ -2315,6 +2335,8 @@ export interface components {
              * @default null
              */
             isNew: boolean | null;
+            /** @description The educator's lesson once completed (PUT .../lesson); null until then */
+            lesson: components["schemas"]["LessonOut"] | null;
             /**
              * Market
              * @enum {string}
@@ -2499,6 +2521,8 @@ export interface components {
              * @description Customers only: not yet seen
              */
             isNew?: boolean | null;
+            /** @description The educator's lesson once completed (PUT .../lesson); null until then */
+            lesson: components["schemas"]["LessonOut"] | null;
             /**
              * Market
              * @enum {string}
@@ -2677,6 +2701,8 @@ export interface components {
              * @default null
              */
             isNew: boolean | null;
+            /** @description The educator's lesson once completed (PUT .../lesson); null until then */
+            lesson: components["schemas"]["LessonOut"] | null;
             /**
              * Market
              * @enum {string}
@@ -2888,6 +2914,8 @@ export interface components {
              * @default null
              */
             isNew: boolean | null;
+            /** @description The educator's lesson once completed (PUT .../lesson); null until then */
+            lesson: components["schemas"]["LessonOut"] | null;
             /**
              * Market
              * @enum {string}
@@ -3255,6 +3283,37 @@ export interface components {
              * @description Pass as `after` for the next page; null when there is none
              */
             nextAfter: number | null;
+        };
+        /**
+         * LessonIn
+         * @description A completed idea's lesson: "What happened" and "Lesson", each up to 1,000 characters.
+         */
+        LessonIn: {
+            /** Lesson */
+            lesson: string;
+            /** Whathappened */
+            whatHappened: string;
+        };
+        /**
+         * LessonOut
+         * @description What the educator learned once the idea was completed (issue #42).
+         */
+        LessonOut: {
+            /**
+             * Fixedat
+             * Format: date-time
+             * @description From then on the lesson cannot change (409); 15 minutes after it was added
+             */
+            fixedAt: string;
+            /** Lesson */
+            lesson: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Whathappened */
+            whatHappened: string;
         };
         /**
          * LinkInfo
@@ -8008,6 +8067,7 @@ export interface operations {
                 educatorId?: number | null;
                 timeFrame?: string | null;
                 since?: string | null;
+                lesson?: boolean | null;
                 limit?: number;
                 cursor?: string | null;
             };
@@ -8399,6 +8459,77 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    set_trade_idea_lesson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idea_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LessonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdeaOut"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

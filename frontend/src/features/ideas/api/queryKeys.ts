@@ -8,6 +8,8 @@ export interface IdeaFilters {
   ideaType?: IdeaType;
   status?: "active" | "completed";
   educatorId?: number;
+  /** Only ideas with a lesson (the history's "With a lesson" filter). */
+  lesson?: boolean;
   limit?: number;
 }
 

@@ -11,6 +11,7 @@ export type MediaOut = Schemas["MediaOut"];
 export type Setup = Schemas["SetupOut"];
 export type SetupCreate = Schemas["SetupCreate"];
 export type SetupUpdate = Schemas["SetupUpdate"];
+export type LessonIn = Schemas["LessonIn"];
 
 /** Every query of this feature starts with one of these. */
 export { ideaKeys, ideasKey, notificationSettingsKey, setupKeys, setupsKey, unseenCountsKey, type IdeaFilters } from "./queryKeys";

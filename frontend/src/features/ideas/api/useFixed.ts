@@ -3,6 +3,7 @@ import type { Idea } from "./types";
 
 /** The server's refusals, shown where the controls they refuse used to be. */
 export const RESULT_FIXED_MESSAGE = "This idea's result is part of the track record and can no longer be changed.";
+export const LESSON_FIXED_MESSAGE = "This idea's lesson is part of the track record and can no longer be changed.";
 export const IDENTITY_FIXED_MESSAGE =
   "This idea is published: its market, pair, direction, type, time frame, setup and reason can no longer be changed.";
 

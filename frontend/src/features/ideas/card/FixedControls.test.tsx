@@ -19,7 +19,7 @@ function loss(recordedAgoMs: number): Idea {
     entry1: "1.1000", entry2: null, invalidationLevel: "1.0900", exit1: "1.1200", exit2: null, exit3: null, notes: null, setupId: null, setupName: null, reason: null,
     status: "unsuccessful", completed: true, imageIds: [], imageUrls: [], imageFullUrls: [], chartUrl: null, videoUrl: null,
     audioUrl: null, createdAt: at(-3 * 24 * 60 * MINUTE), updatedAt: closedAt, edited: true, editedAfterPublish: false,
-    outcome: "invalidation", closePrice: null, closedAt, rMultiple: -1, isNew: null, verification: null, taken: null,
+    outcome: "invalidation", closePrice: null, closedAt, rMultiple: -1, lesson: null, isNew: null, verification: null, taken: null,
     identityFixedAt: at(-3 * 24 * 60 * MINUTE + 15 * MINUTE), resultFixedAt: at(-recordedAgoMs + 15 * MINUTE),
   };
 }

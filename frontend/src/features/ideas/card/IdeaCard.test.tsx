@@ -45,6 +45,7 @@ const idea: Idea = {
   closePrice: null,
   closedAt: null,
   rMultiple: null,
+  lesson: null,
   identityFixedAt: new Date(Date.now() + 780_000).toISOString(),
   resultFixedAt: null,
   isNew: true,

@@ -14,6 +14,7 @@ import { R_RULE_SEVERAL_ENTRIES, formatRewardToRisk, plannedEntry } from "../../
 import { ChartImage } from "./ChartImage";
 import { CopyButton } from "../../../components/CopyButton";
 import { RevisionsDialog } from "./RevisionsDialog";
+import { LessonBlock } from "./LessonBlock";
 import { PriceCheckLine } from "./PriceCheckLine";
 import { TakenLine } from "./TakenLine";
 import { VideoButton } from "./VideoButton";
@@ -209,6 +210,8 @@ export const IdeaCard = memo(function IdeaCard({
         <EntryRule idea={idea} precision={precision} />
 
         <SetupAndReason idea={idea} />
+
+        <LessonBlock idea={idea} />
 
         {extras.desk && !readOnly ? extras.desk(idea) : null}
 

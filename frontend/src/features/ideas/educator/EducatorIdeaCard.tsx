@@ -9,6 +9,8 @@ import { formatDay } from "../../../lib/outcome";
 import { ChartImage } from "../card/ChartImage";
 import { DeleteIdeaConfirm, NOT_DELETABLE } from "./DeleteIdeaConfirm";
 import { DirectionBadge, OutcomeLine, SetupAndReason, StatusBadge } from "../card/IdeaCard";
+import { LessonBlock } from "../card/LessonBlock";
+import { LessonControls } from "./LessonDialog";
 import { ResultControls } from "./ResultControls";
 import { PriceCheckLine } from "../card/PriceCheckLine";
 import { InlineField } from "../form/InlineField";
@@ -117,12 +119,14 @@ export function EducatorIdeaCard({ idea, onEdit }: { idea: Idea; onEdit: (idea: 
 
         {idea.outcome ? <OutcomeLine idea={idea} /> : null}
         <PriceCheckLine idea={idea} />
+        <LessonBlock idea={idea} />
 
         {images.length > 0 ? <ChartImage urls={images} fullUrls={idea.imageFullUrls} alt={`${idea.pair} chart`} /> : null}
 
         <div className="mt-auto space-y-2">
           {resultFixed ? null : <ResultControls idea={idea} busy={statusBusy} onChange={changeStatus} />}
           <ResultCorrectionNote fixed={resultFixed} correctableUntil={resultCorrectableUntil} message={RESULT_FIXED_MESSAGE} />
+          <LessonControls idea={idea} />
         </div>
       </article>
       <DeleteIdeaConfirm open={confirming} onOpenChange={setConfirming} onConfirm={deleteIdea} />

@@ -6,12 +6,13 @@ import { ResultControls } from "./ResultControls";
 import { ResultCorrectionNote } from "./ResultCorrectionNote";
 import type { Idea } from "../api/types";
 import { DeleteIdeaConfirm, NOT_DELETABLE } from "./DeleteIdeaConfirm";
+import { LessonControls } from "./LessonDialog";
 import { useIdeaActions } from "../api/useIdeaActions";
 import { RESULT_FIXED_MESSAGE, useFixed } from "../api/useFixed";
 
 /**
  * The educator view of a card (My Trade Ideas): the result controls while the result can still change (the
- * dashboard's, in the same words), Edit (the form) and Delete.
+ * dashboard's, in the same words), the lesson once completed, Edit (the form) and Delete.
  */
 export function MyIdeaActions({ idea }: { idea: Idea }) {
   const { changeStatus, deleteIdea, statusBusy, deleting } = useIdeaActions(idea);
@@ -23,6 +24,7 @@ export function MyIdeaActions({ idea }: { idea: Idea }) {
     <div className="mt-auto space-y-2 border-t border-line pt-4">
       <ResultCorrectionNote fixed={resultFixed} correctableUntil={resultCorrectableUntil} message={RESULT_FIXED_MESSAGE} />
       {gradable ? <ResultControls idea={idea} busy={statusBusy} onChange={changeStatus} size="md" /> : null}
+      <LessonControls idea={idea} />
       {/* An idea with a recorded result is part of the track record: the server refuses to delete it. */}
       <div className="grid grid-cols-2 gap-2">
         <Link to={`/educator/ideas/${idea.id}/edit`} className={buttonClasses("secondary", "md")} aria-label={`Edit ${idea.pair} trade idea`}>

@@ -23,6 +23,7 @@ function idea(id: number, over: Partial<Idea> = {}): Idea & { isNew: boolean | n
     closePrice: null,
     closedAt: null,
     rMultiple: null,
+    lesson: null,
     identityFixedAt: new Date(Date.UTC(2025, 0, 1, 0, id + 15)).toISOString(),
     resultFixedAt: null,
     educatorId: 1,
@@ -72,6 +73,9 @@ describe("ideaMatches", () => {
     expect(ideaMatches({ status: "active" }, idea(1, { status: "successful", completed: true }))).toBe(false);
     expect(ideaMatches({ status: "completed" }, idea(1, { status: "unsuccessful", completed: true }))).toBe(true);
     expect(ideaMatches({ status: "completed" }, idea(1))).toBe(false);
+    const lesson = { whatHappened: "Spiked on CPI.", lesson: "Skip news.", updatedAt: "2025-01-01T00:00:00Z", fixedAt: "2025-01-01T00:15:00Z" };
+    expect(ideaMatches({ status: "completed", lesson: true }, idea(1, { completed: true }))).toBe(false);
+    expect(ideaMatches({ status: "completed", lesson: true }, idea(1, { completed: true, lesson }))).toBe(true);
   });
 });
 

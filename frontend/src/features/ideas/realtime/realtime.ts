@@ -21,6 +21,7 @@ export function ideaMatches(filters: IdeaFilters, idea: Idea): boolean {
   if (filters.educatorId !== undefined && idea.educatorId !== filters.educatorId) return false;
   if (filters.status === "active" && idea.completed) return false;
   if (filters.status === "completed" && !idea.completed) return false;
+  if (filters.lesson && idea.lesson === null) return false;
   return true;
 }
 
