@@ -202,7 +202,7 @@ export function AgreementLine({ record }: { record: Pick<TrackRecordSummary, "ag
   return (
     <p className="text-sm text-muted">
       Agreement {formatWinRate(record.agreementRate)} on the {c.priceChecked} price-checked {c.priceChecked === 1 ? "idea" : "ideas"}: the price
-      checks give <span className={cn("whitespace-nowrap font-mono", rTone(c.rDifference))}>{gap}</span>.
+      checks give <span className={cn("font-mono", rTone(c.rDifference))}>{gap}</span>.
     </p>
   );
 }
