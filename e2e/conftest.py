@@ -140,6 +140,15 @@ def paid_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PaidServer
         stripe.close()
 
 
+@pytest.fixture(scope="module")
+def history_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server of its own with the demo's six months of history (`make run`'s data): records long enough for what
+    needs many price-checked ideas, such as the challenge (the other journeys count ideas on pages it would fill)."""
+    data_dir = tmp_path_factory.mktemp("e2e-history")
+    port = _free_port()
+    yield from serve_app(_server_env(data_dir, port) | {"DEMO_HISTORY": "true"}, data_dir, port)
+
+
 @pytest.fixture(scope="session")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
