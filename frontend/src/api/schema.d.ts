@@ -4132,6 +4132,37 @@ export interface components {
             /** Name */
             name: string;
         };
+        /**
+         * SetupFigures
+         * @description One setup's decided ideas (successful or unsuccessful; with R for the expectancy) in the record's selection.
+         */
+        SetupFigures: {
+            /**
+             * Decided
+             * @description Decided ideas with an R (not-triggered ideas are left out)
+             */
+            decided: number;
+            /**
+             * Expectancyinterval95
+             * @description [low, high]: a 95 % interval for the expectancy (Student's t); null under 2 decided ideas
+             */
+            expectancyInterval95: number[] | null;
+            /**
+             * Expectancyr
+             * @description Average R per decided idea; null when there are none
+             */
+            expectancyR: number | null;
+            /**
+             * Samplesizenote
+             * @description Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30
+             */
+            sampleSizeNote: string | null;
+            /**
+             * Winrate
+             * @description wins / (wins + losses) as a fraction; null when there are none
+             */
+            winRate: number | null;
+        };
         /** SetupOut */
         SetupOut: {
             /** Description */
@@ -4147,6 +4178,48 @@ export interface components {
             ideas: number;
             /** Name */
             name: string;
+        };
+        /**
+         * SetupRecord
+         * @description One of the educator's setups: its figures from the educator's calls, and the same from the price checks.
+         */
+        SetupRecord: {
+            /**
+             * Decided
+             * @description Decided ideas with an R (not-triggered ideas are left out)
+             */
+            decided: number;
+            /** Description */
+            description: string | null;
+            /**
+             * Expectancyinterval95
+             * @description [low, high]: a 95 % interval for the expectancy (Student's t); null under 2 decided ideas
+             */
+            expectancyInterval95: number[] | null;
+            /**
+             * Expectancyr
+             * @description Average R per decided idea; null when there are none
+             */
+            expectancyR: number | null;
+            /** Name */
+            name: string;
+            /** @description The same ideas as the price checks settled them */
+            priceChecked: components["schemas"]["SetupFigures"];
+            /**
+             * Samplesizenote
+             * @description Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30
+             */
+            sampleSizeNote: string | null;
+            /**
+             * Setupid
+             * @description Filter the record by it with `setup=<id>`
+             */
+            setupId: number;
+            /**
+             * Winrate
+             * @description wins / (wins + losses) as a fraction; null when there are none
+             */
+            winRate: number | null;
         };
         /**
          * SetupUpdate
@@ -4309,6 +4382,11 @@ export interface components {
             byMarket: components["schemas"]["RecordGroup"][];
             /** Bymonth */
             byMonth: components["schemas"]["RecordGroup"][];
+            /**
+             * Bysetup
+             * @description Every setup the educator keeps, in the order they were added, with the selection's ideas of each (ideas that name no setup are in no group)
+             */
+            bySetup: components["schemas"]["SetupRecord"][];
             /** Bytimeframe */
             byTimeFrame: components["schemas"]["RecordGroup"][];
             /**
@@ -6302,6 +6380,8 @@ export interface operations {
                 timeFrame?: string | null;
                 /** @description Only ideas closed (or opened) on or after this day (YYYY-MM-DD) */
                 since?: string | null;
+                /** @description Only ideas of this setup of the educator (`bySetup`) */
+                setup?: number | null;
                 /** @description `shaped`: the equity curve in at most 500 points that keep its shape; `full`: every point */
                 curve?: "shaped" | "full";
                 /** @description `educator`: the educator's calls; `verified`: the price checks' verdicts (decision 0102) */
@@ -8068,6 +8148,7 @@ export interface operations {
                 timeFrame?: string | null;
                 since?: string | null;
                 lesson?: boolean | null;
+                setup?: number | null;
                 limit?: number;
                 cursor?: string | null;
             };
