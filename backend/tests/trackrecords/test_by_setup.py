@@ -39,7 +39,12 @@ async def keeper(app: FastAPI) -> AsyncIterator[tuple[int, httpx.AsyncClient]]:
     """An educator of the test's own (its setups and record are the test's alone), removed after."""
     async with app.state.db.sessionmaker() as s, s.begin():
         user = await auth_service.add_user(
-            s, email="by.setup@example.com", password=DEMO_PASSWORD, role=Role.EDUCATOR, first_name="Set", last_name="Up"
+            s,
+            email="by.setup@example.com",
+            password=DEMO_PASSWORD,
+            role=Role.EDUCATOR,
+            first_name="Set",
+            last_name="Up",
         )
         user_id = user.id
     client = await login_client(app, "by.setup@example.com", "educator")
