@@ -804,6 +804,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/journal/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Journal Summary
+         * @description What managing cost the caller: their R against the ideas' price-checked R, on average and by setup.
+         */
+        get: operations["get_journal_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/journal/{entry_id}": {
         parameters: {
             query?: never;
@@ -3131,6 +3151,11 @@ export interface components {
         JournalEntryOut: {
             /** Accountcurrency */
             accountCurrency: string;
+            /**
+             * Checkedrmultiple
+             * @description The idea's price-checked R (null until its check settled with a trade)
+             */
+            checkedRMultiple?: number | null;
             /** Closedat */
             closedAt: string | null;
             /**
@@ -3185,6 +3210,11 @@ export interface components {
             /** Invalidationlevel */
             invalidationLevel: string;
             /**
+             * Managementcostr
+             * @description Closed entries with a price-checked idea: checkedRMultiple - rMultiple (positive: managing cost)
+             */
+            managementCostR?: number | null;
+            /**
              * Market
              * @enum {string}
              */
@@ -3223,6 +3253,10 @@ export interface components {
             /** Entries */
             entries: components["schemas"]["JournalEntryOut"][];
             totals: components["schemas"]["JournalTotals"];
+        };
+        /** JournalSummaryOut */
+        JournalSummaryOut: {
+            managementCost: components["schemas"]["ManagementCost"];
         };
         /** JournalTotals */
         JournalTotals: {
@@ -3350,6 +3384,29 @@ export interface components {
             /** Sessiontoken */
             sessionToken: string;
             user: components["schemas"]["CurrentUser"];
+        };
+        /**
+         * ManagementCost
+         * @description Over the caller's closed entries whose idea's price check settled with a trade.
+         */
+        ManagementCost: {
+            /**
+             * Averagecostr
+             * @description Average of (price-checked R - own R); null without entries
+             */
+            averageCostR: number | null;
+            /**
+             * Bysetup
+             * @description Per setup the ideas named, the costliest first
+             */
+            bySetup: components["schemas"]["SetupCost"][];
+            /** Count */
+            count: number;
+            /**
+             * Interval95
+             * @description [low, high] of the average (Student's t); null under 2
+             */
+            interval95: number[] | null;
         };
         /** MediaOut */
         MediaOut: {
@@ -4121,6 +4178,20 @@ export interface components {
             ideaIds?: number[];
             /** Market */
             market?: ("forex" | "crypto") | null;
+        };
+        /** SetupCost */
+        SetupCost: {
+            /** Averagecostr */
+            averageCostR: number;
+            /** Count */
+            count: number;
+            /**
+             * Setupid
+             * @description null: ideas that name no setup
+             */
+            setupId: number | null;
+            /** Setupname */
+            setupName: string | null;
         };
         /**
          * SetupCreate
@@ -6933,6 +7004,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_journal_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalSummaryOut"];
                 };
             };
             /** @description Unprocessable Entity */
