@@ -86,6 +86,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ("PUT", "/api/me/risk-settings"): "customer",
     ("GET", "/api/me/conversion-rates/{from_currency}/{to_currency}"): "customer",
     ("GET", "/api/me/journal"): "customer",
+    ("GET", "/api/me/journal/summary"): "customer",
     ("POST", "/api/me/journal"): "customer",
     ("PATCH", "/api/me/journal/{entry_id}"): "customer",
     ("DELETE", "/api/me/journal/{entry_id}"): "customer",

@@ -15,6 +15,7 @@ from tradeideas.desk.schemas import (
     JournalCreate,
     JournalEntryOut,
     JournalOut,
+    JournalSummaryOut,
     JournalUpdate,
     RiskSettingsBody,
 )
@@ -64,6 +65,12 @@ async def get_conversion_rate(
 async def list_journal(principal: CustomerOnly, db: DbSession) -> JournalOut:
     """The caller's journal, newest first, with results in R and account currency, and totals."""
     return await service.list_journal(db, principal.id)
+
+
+@router.get("/journal/summary")
+async def get_journal_summary(principal: CustomerOnly, db: DbSession) -> JournalSummaryOut:
+    """What managing cost the caller: their R against the ideas' price-checked R, on average and by setup."""
+    return await service.journal_summary(db, principal.id)
 
 
 @router.post("/journal", status_code=status.HTTP_201_CREATED, responses={404: {}, 422: {}})

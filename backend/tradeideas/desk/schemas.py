@@ -198,6 +198,13 @@ class JournalEntryOut(CamelModel):
     idea_r_multiple: float | None = Field(
         description="The educator's recorded result of the idea in R (null while open, not triggered or deleted)"
     )
+    checked_r_multiple: float | None = Field(
+        default=None, description="The idea's price-checked R (null until its check settled with a trade)"
+    )
+    management_cost_r: float | None = Field(
+        default=None,
+        description="Closed entries with a price-checked idea: checkedRMultiple - rMultiple (positive: managing cost)",
+    )
     created_at: datetime
     closed_at: datetime | None
 
@@ -219,6 +226,26 @@ class JournalTotals(CamelModel):
 class JournalOut(CamelModel):
     entries: list[JournalEntryOut]
     totals: JournalTotals
+
+
+class SetupCost(CamelModel):
+    setup_id: int | None = Field(description="null: ideas that name no setup")
+    setup_name: str | None
+    count: int
+    average_cost_r: float
+
+
+class ManagementCost(CamelModel):
+    """Over the caller's closed entries whose idea's price check settled with a trade."""
+
+    count: int
+    average_cost_r: float | None = Field(description="Average of (price-checked R - own R); null without entries")
+    interval95: list[float] | None = Field(description="[low, high] of the average (Student's t); null under 2")
+    by_setup: list[SetupCost] = Field(description="Per setup the ideas named, the costliest first")
+
+
+class JournalSummaryOut(CamelModel):
+    management_cost: ManagementCost
 
 
 CurrencyCode = Annotated[str, Field(pattern=r"^[A-Za-z]{3,5}$", description="A currency code, like JPY or USDT")]

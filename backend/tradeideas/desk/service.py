@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import lock_until_commit, utcnow
 from tradeideas.desk.events import IdeaTakenChanged, JournalChanged
+from tradeideas.desk.management import CostedEntry, by_setup, management_cost_r, mean_interval95
 from tradeideas.desk.models import IdeaTaken, JournalEntry, RiskSettings
 from tradeideas.desk.schemas import (
     MAX_RISK_PERCENT,
@@ -23,9 +24,12 @@ from tradeideas.desk.schemas import (
     JournalCreate,
     JournalEntryOut,
     JournalOut,
+    JournalSummaryOut,
     JournalTotals,
     JournalUpdate,
+    ManagementCost,
     RiskSettingsBody,
+    SetupCost,
 )
 from tradeideas.desk.taken import (
     MAX_PRICE_R,
@@ -43,6 +47,7 @@ from tradeideas.ideas import service as ideas
 from tradeideas.prices import service as prices
 from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
+from tradeideas.trackrecords.statistics import rounded_r
 
 ENTRY_NOT_FOUND = "Journal entry not found"
 KEY_REUSED = "This Idempotency-Key was already used for another trade: make a new key for a new entry"
@@ -101,10 +106,13 @@ async def conversion_rate(
 # ---------------------------------------------------------------- results
 
 
-def entry_out(entry: JournalEntry, idea_status: str | None, idea_r: float | None = None) -> JournalEntryOut:
+def entry_out(
+    entry: JournalEntry, idea_status: str | None, idea_r: float | None = None, checked_r: float | None = None
+) -> JournalEntryOut:
     # Prices are kept as typed; the arithmetic reads them as numbers, as it always has.
     fill, exit_price = level_number(entry.fill_price), level_number(entry.exit_price)
     r = r_multiple(entry.order_type, fill, exit_price, entry.invalidation_level)
+    cost = management_cost_r(r, checked_r)
     return JournalEntryOut(
         id=entry.id,
         idea_id=entry.idea_id,
@@ -130,6 +138,8 @@ def entry_out(entry: JournalEntry, idea_status: str | None, idea_r: float | None
         account_currency=entry.account_currency,
         idea_status=idea_status,
         idea_r_multiple=idea_r,
+        checked_r_multiple=checked_r,
+        management_cost_r=None if cost is None else round(cost, 4),
         created_at=entry.created_at,
         closed_at=entry.closed_at,
     )
@@ -167,21 +177,61 @@ async def list_journal(db: AsyncSession, user_id: int) -> JournalOut:
         .order_by(JournalEntry.created_at.desc(), JournalEntry.id.desc())
     )
     journal = list(rows.scalars())
-    results = await ideas.idea_results(db, {e.idea_id for e in journal if e.idea_id is not None})
-    entries = [entry_out(entry, *_result(results, entry)) for entry in journal]
+    idea_ids = {e.idea_id for e in journal if e.idea_id is not None}
+    results = await ideas.idea_results(db, idea_ids)
+    checked = await prices.price_checked_r(db, idea_ids)
+    entries = [entry_out(entry, *_result(results, checked, entry)) for entry in journal]
     settings = await get_risk_settings(db, user_id)
     return JournalOut(entries=entries, totals=totals(entries, settings.account_currency))
 
 
-def _result(results: dict[int, ideas.IdeaResult], entry: JournalEntry) -> tuple[str | None, float | None]:
-    """The educator's recorded status and R of the entry's idea (None, None once it was deleted)."""
+def _result(
+    results: dict[int, ideas.IdeaResult], checked: dict[int, float], entry: JournalEntry
+) -> tuple[str | None, float | None, float | None]:
+    """The educator's recorded status and R of the entry's idea, and its price-checked R (all None once deleted)."""
     result = results.get(entry.idea_id) if entry.idea_id is not None else None
-    return (None, None) if result is None else (result.status, result.r_multiple)
+    if result is None or entry.idea_id is None:
+        return None, None, None
+    return result.status, result.r_multiple, checked.get(entry.idea_id)
 
 
-async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | None, float | None]:
+async def _idea_record(db: AsyncSession, entry: JournalEntry) -> tuple[str | None, float | None, float | None]:
     ids = [entry.idea_id] if entry.idea_id is not None else []
-    return _result(await ideas.idea_results(db, ids), entry)
+    return _result(await ideas.idea_results(db, ids), await prices.price_checked_r(db, ids), entry)
+
+
+async def journal_summary(db: AsyncSession, user_id: int) -> JournalSummaryOut:
+    """The caller's management cost over their closed entries linked to a price-checked idea, and by setup."""
+    rows = await db.execute(
+        select(JournalEntry).where(
+            JournalEntry.user_id == user_id, JournalEntry.exit_price.is_not(None), JournalEntry.idea_id.is_not(None)
+        )
+    )
+    journal = list(rows.scalars())
+    idea_ids = {e.idea_id for e in journal if e.idea_id is not None}
+    checked = await prices.price_checked_r(db, idea_ids)
+    setups = await ideas.setups_of_ideas(db, set(checked))
+    costed: list[CostedEntry] = []
+    for entry in journal:
+        own = r_multiple(
+            entry.order_type, level_number(entry.fill_price), level_number(entry.exit_price), entry.invalidation_level
+        )
+        cost = management_cost_r(own, checked.get(entry.idea_id)) if entry.idea_id is not None else None
+        if cost is not None and entry.idea_id is not None:
+            setup_id, name = setups.get(entry.idea_id, (None, None))
+            costed.append(CostedEntry(cost, setup_id, name))
+    costs = [c.cost_r for c in costed]
+    return JournalSummaryOut(
+        management_cost=ManagementCost(
+            count=len(costs),
+            average_cost_r=rounded_r(sum(costs) / len(costs)) if costs else None,
+            interval95=mean_interval95(costs),
+            by_setup=[
+                SetupCost(setup_id=setup_id, setup_name=name, count=count, average_cost_r=average_cost)
+                for setup_id, name, count, average_cost in by_setup(costed)
+            ],
+        )
+    )
 
 
 def check_price(entry: JournalEntry, field: str, price: str | None) -> None:

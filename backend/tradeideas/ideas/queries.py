@@ -368,9 +368,10 @@ def _listed_last() -> Any:
 
 
 # A list request's statement: the market, status (as the kind of condition it makes) and idea type it filters on,
-# whether it filters on an educator, a time frame, a closing day and having a lesson, where its cursor is (None: no
-# cursor; on the active list 1 past the live ideas, among the invalidated ones, else 0), and how many rows it reads.
-_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, bool, int | None, int]
+# whether it filters on an educator, a time frame, a closing day, having a lesson and a setup, where its cursor is
+# (None: no cursor; on the active list 1 past the live ideas, among the invalidated ones, else 0), and how many rows
+# it reads.
+_PageShape = tuple[str | None, str | None, str | None, bool, bool, bool, bool, bool, int | None, int]
 _STATUS_KINDS = {"active": "active", "completed": "completed", "closed": "closed"}
 _PAGE_QUERIES: dict[_PageShape, DriverQuery] = {}
 # A page reads the smallest of these that holds `limit` rows, plus one to tell whether more follow.
@@ -428,12 +429,12 @@ def _active_page(statement: Select[Any], cursor: int | None, rows: BindParameter
 
 
 def _page_query(shape: _PageShape) -> DriverQuery:
-    """The page statement for one shape (at most 8,640 of them), built and compiled once, so a request neither builds
+    """The page statement for one shape (at most 17,280 of them), built and compiled once, so a request neither builds
     nor compiles SQL; the educator, the cursor and an exact status stay parameters."""
     query = _PAGE_QUERIES.get(shape)
     if query is not None:
         return query
-    market, status, idea_type, has_educator, has_time_frame, has_since, has_lesson, cursor, read_size = shape
+    market, status, idea_type, has_educator, has_time_frame, has_since, has_lesson, has_setup, cursor, read_size = shape
     ideas = _IDEAS.c
     statement = _shown_ideas()
     if market is not None:
@@ -454,6 +455,8 @@ def _page_query(shape: _PageShape) -> DriverQuery:
         statement = statement.where(ideas.closed_at >= bindparam("since", type_=UTCDateTime))
     if has_lesson:
         statement = statement.where(ideas.lesson_at.is_not(None))
+    if has_setup:
+        statement = statement.where(ideas.setup_id == bindparam("setup_id", type_=Integer))
     rows = _written_in("rows", read_size + 1, Integer)
     if status == "active":
         statement = _active_page(statement, cursor, rows)
@@ -497,6 +500,8 @@ def page_statement(filters: IdeaListQuery, now: datetime) -> tuple[DriverQuery, 
         params["educator_id"] = filters.educator_id
     if filters.time_frame is not None:
         params["time_frame"] = filters.time_frame.lower()
+    if filters.setup is not None:
+        params["setup_id"] = filters.setup
     if filters.since is not None:
         params["since"] = start_of_day(date.fromisoformat(filters.since))
     if kind == "active":
@@ -514,6 +519,7 @@ def page_statement(filters: IdeaListQuery, now: datetime) -> tuple[DriverQuery, 
         filters.time_frame is not None,
         filters.since is not None,
         bool(filters.lesson),
+        filters.setup is not None,
         cursor,
         _page_read_size(limit),
     )

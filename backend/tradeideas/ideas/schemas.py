@@ -383,6 +383,7 @@ class IdeaListQuery(BaseModel):
         ),
     ] = None
     lesson: bool | None = Field(default=None, description="true: only ideas with a lesson (the history's filter)")
+    setup: QueryId | None = Field(default=None, description="Only ideas of this setup (a track record's selection)")
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT
     cursor: Annotated[str | None, Field(max_length=MAX_CURSOR_LENGTH)] = None
 

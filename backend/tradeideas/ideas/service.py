@@ -35,6 +35,7 @@ from tradeideas.ideas.setups import (
     delete_setup,
     get_setup,
     list_setups,
+    setups_of_ideas,
     update_setup,
 )
 from tradeideas.ideas.states import idea_states
@@ -65,6 +66,7 @@ __all__ = [
     "recount_unseen",
     "set_lesson",
     "set_status",
+    "setups_of_ideas",
     "update_idea",
     "update_setup",
     "viewer_of",

@@ -59,6 +59,18 @@ async def list_setups(db: AsyncSession, educator_id: int) -> list[SetupOut]:
     return [_out(setup, counts.get(setup.id, 0)) for setup in await _rows(db, educator_id)]
 
 
+async def setups_of_ideas(db: AsyncSession, idea_ids: set[int]) -> dict[int, tuple[int, str]]:
+    """The setup (id, name) each idea names, by idea id; ideas without a setup are missing."""
+    if not idea_ids:
+        return {}
+    rows = await db.execute(
+        select(TradeIdea.id, IdeaSetup.id, IdeaSetup.name)
+        .join(IdeaSetup, IdeaSetup.id == TradeIdea.setup_id)
+        .where(TradeIdea.id.in_(idea_ids))
+    )
+    return {idea_id: (setup_id, name) for idea_id, setup_id, name in rows}
+
+
 async def has_setups(db: AsyncSession, educator_id: int) -> bool:
     query = select(IdeaSetup.id).where(IdeaSetup.educator_id == educator_id).limit(1)
     return (await db.execute(query)).scalar_one_or_none() is not None

@@ -664,6 +664,23 @@ async def candles_for(db: AsyncSession, idea_id: int, now: datetime) -> CandlesO
 NOTHING_COUNTED = (0, 0, 0, None, 0, 0, 0, 0)
 
 
+async def price_checked_r(db: AsyncSession, idea_ids: Iterable[int]) -> dict[int, float]:
+    """Each idea's price-checked R, by id, for ideas whose check settled with a trade (not triggered: no trade)."""
+    wanted = set(idea_ids)
+    if not wanted:
+        return {}
+    v = IdeaVerification
+    rows = await db.execute(
+        select(v.idea_id, v.r_multiple).where(
+            v.idea_id.in_(wanted),
+            v.state == "settled",
+            func.coalesce(v.outcome, "") != "not_triggered",
+            v.r_multiple.is_not(None),
+        )
+    )
+    return {idea_id: r for idea_id, r in rows if r is not None}
+
+
 async def verified_figures(
     db: AsyncSession,
     educator_ids: Sequence[int],

@@ -61,6 +61,9 @@ async def get_track_record(
             description="Only ideas closed (or opened) on or after this day (YYYY-MM-DD)",
         ),
     ] = None,
+    setup: Annotated[
+        int | None, Query(ge=1, le=2**31 - 1, description="Only ideas of this setup of the educator (`bySetup`)")
+    ] = None,
     curve: Annotated[
         CurveDetail,
         Query(description="`shaped`: the equity curve in at most 500 points that keep its shape; `full`: every point"),
@@ -71,7 +74,7 @@ async def get_track_record(
     ] = "educator",
 ) -> Response:
     """One educator's track record, optionally filtered, with figures per group and the equity curve."""
-    filters = service.RecordFilter(market, idea_type, time_frame, service.parse_day(since))
+    filters = service.RecordFilter(market, idea_type, time_frame, service.parse_day(since), setup)
     full = curve == "full"
     answer = await service.track_record_json(database, cache, educator_id, filters, full_curve=full, source=source)
     return EncodedJSON(answer)

@@ -66,6 +66,31 @@ class RecordStatistics(CamelModel):
     )
 
 
+class SetupFigures(CamelModel):
+    """One setup's decided ideas (successful or unsuccessful; with R for the expectancy) in the record's selection."""
+
+    decided: int = Field(description="Decided ideas with an R (not-triggered ideas are left out)")
+    win_rate: float | None = Field(description="wins / (wins + losses) as a fraction; null when there are none")
+    expectancy_r: float | None = Field(description="Average R per decided idea; null when there are none")
+    expectancy_interval95: list[float] | None = Field(
+        min_length=2,
+        max_length=2,
+        description="[low, high]: a 95 % interval for the expectancy (Student's t); null under 2 decided ideas",
+    )
+    sample_size_note: str | None = Field(
+        description='Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30'
+    )
+
+
+class SetupRecord(SetupFigures):
+    """One of the educator's setups: its figures from the educator's calls, and the same from the price checks."""
+
+    setup_id: int = Field(description="Filter the record by it with `setup=<id>`")
+    name: str
+    description: str | None
+    price_checked: SetupFigures = Field(description="The same ideas as the price checks settled them")
+
+
 class TrackRecordSummary(RecordFigures):
     educator: EducatorProfile
     verified: VerifiedFigures = Field(description="The same ideas as the price checks settled them (decision 0050)")
@@ -122,6 +147,10 @@ class TrackRecord(TrackRecordSummary):
     by_idea_type: list[RecordGroup]
     by_time_frame: list[RecordGroup]
     by_month: list[RecordGroup]
+    by_setup: list[SetupRecord] = Field(
+        description="Every setup the educator keeps, in the order they were added, with the selection's ideas of each "
+        "(ideas that name no setup are in no group)"
+    )
 
 
 class ChallengePass(CamelModel):

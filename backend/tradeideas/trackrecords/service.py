@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 
 import orjson
 from pydantic import TypeAdapter
-from sqlalchemy import Select, Text, and_, case, delete, func, insert, not_, or_, select, tuple_, update
+from sqlalchemy import Select, Text, and_, case, delete, false, func, insert, not_, or_, select, tuple_, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,6 +29,7 @@ from tradeideas.auth.schemas import PublicUser
 from tradeideas.core.errors import Invalid, NotFound
 from tradeideas.db import Database, DriverQuery, id_rows, lock_until_commit, start_of_day
 from tradeideas.desk import service as desk
+from tradeideas.ideas import service as ideas
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import IdeaStatus, TradeIdea
 from tradeideas.prices import service as price_checks
@@ -67,10 +68,12 @@ from tradeideas.trackrecords.schemas import (
     RecordGroup,
     RecordSource,
     RecordStatistics,
+    SetupFigures,
+    SetupRecord,
     TrackRecord,
     TrackRecordSummary,
 )
-from tradeideas.trackrecords.statistics import Statistics, rounded_r
+from tradeideas.trackrecords.statistics import SetupTally, Statistics, rounded_r
 
 EDUCATOR_NOT_FOUND = "Educator not found"
 SUMMARY = TypeAdapter(TrackRecordSummary)
@@ -356,6 +359,7 @@ class RecordFilter:
     idea_type: str | None = None  # "leverage" / "exchange"
     time_frame: str | None = None
     since: date | None = None
+    setup: int | None = None  # one of the educator's setups (issue #42)
 
 
 @dataclass
@@ -375,6 +379,10 @@ def _where(query: Q, model: Any, f: RecordFilter, moment: Any) -> Q:
         query = query.where(func.lower(model.time_frame) == f.time_frame.lower())
     if f.since is not None and moment is not None:
         query = query.where(moment >= start_of_day(f.since))
+    if f.setup is not None:
+        # A withdrawn idea's row is gone with its setup: which setup it was is not known, so no setup counts it.
+        setup_id = getattr(model, "setup_id", None)
+        query = query.where(false() if setup_id is None else setup_id == f.setup)
     return query
 
 
@@ -571,12 +579,38 @@ NOT_SETTLED_YET = "still being checked"
 NEVER_CHECKED = "not price-checked (completed before price checks began, or price checks were off)"
 
 
-async def coverage(db: AsyncSession, educator_id: int, f: RecordFilter) -> Coverage:
+# Setup figures: per setup id, from the educator's calls and from the price checks' verdicts.
+SetupTallies = dict[int, tuple[SetupTally, SetupTally]]
+
+
+def _checked_status(outcome: str | None, r: float | None) -> str:
+    """A settled verdict as the record counts it (`_verdicts`): an exit, or a manual close in profit, is a win; not
+    triggered is no trade; anything else (the stop, an ambiguous candle) a loss."""
+    if outcome == "not_triggered":
+        return "not_triggered"
+    if outcome in ("exit1", "exit2", "exit3") or (outcome == "manual" and (r or 0) > 0):
+        return IdeaStatus.SUCCESSFUL
+    return IdeaStatus.UNSUCCESSFUL
+
+
+async def coverage(db: AsyncSession, educator_id: int, f: RecordFilter) -> tuple[Coverage, SetupTallies]:
     """The selection's completed ideas, those the price checks settled, why the others were not, and the R the two
-    verdicts give over the ideas both cover (decision 0102)."""
+    verdicts give over the ideas both cover (decision 0102). In the same pass, per setup, the decided ideas as the
+    educator called them and as the price checks settled them (`bySetup`, decision 0172)."""
     v = IdeaVerification
     completed = _where(
-        select(TradeIdea.status, TradeIdea.r_multiple, v.state, v.reason, v.outcome, v.r_multiple)
+        select(
+            TradeIdea.status,
+            TradeIdea.r_multiple,
+            v.state,
+            v.reason,
+            v.outcome,
+            v.r_multiple,
+            TradeIdea.setup_id,
+            TradeIdea.created_at,
+            TradeIdea.closed_at,
+            v.settled_at,
+        )
         .outerjoin(v, v.idea_id == TradeIdea.id)
         .where(TradeIdea.educator_id == educator_id, TradeIdea.closed_at.is_not(None)),
         TradeIdea,
@@ -586,9 +620,17 @@ async def coverage(db: AsyncSession, educator_id: int, f: RecordFilter) -> Cover
     total = checked = 0
     reasons: dict[str, int] = defaultdict(int)
     educator_r = checked_r = 0.0
+    setups: SetupTallies = {}
     async for rows in (await db.stream(completed)).partitions(STREAM_SLICE):
-        for status, r, state, reason, outcome, verdict_r in rows:
+        for status, r, state, reason, outcome, verdict_r, setup_id, opened_at, closed_at, settled_at in rows:
             total += 1
+            if setup_id is not None and closed_at is not None:
+                pair = setups.get(setup_id)
+                if pair is None:
+                    pair = setups[setup_id] = (SetupTally(), SetupTally())
+                pair[0].add(status, r, opened_at, closed_at)
+                if state == "settled" and settled_at is not None:
+                    pair[1].add(_checked_status(outcome, verdict_r), verdict_r, opened_at, settled_at)
             if state == "settled":
                 checked += 1
                 if status in (IdeaStatus.SUCCESSFUL, IdeaStatus.UNSUCCESSFUL) and r is not None:
@@ -611,7 +653,24 @@ async def coverage(db: AsyncSession, educator_id: int, f: RecordFilter) -> Cover
         educator_r_on_checked=rounded_r(educator_r) or 0.0,
         checked_r_on_checked=rounded_r(checked_r) or 0.0,
         r_difference=rounded_r(checked_r - educator_r) or 0.0,
-    )
+    ), setups
+
+
+async def by_setup(db: AsyncSession, educator_id: int, tallies: SetupTallies) -> list[SetupRecord]:
+    """Every setup the educator keeps, in the order they were added, with its figures from `tallies`."""
+    records = []
+    for setup in await ideas.list_setups(db, educator_id):
+        called, checked = tallies.get(setup.id) or (SetupTally(), SetupTally())
+        records.append(
+            SetupRecord(
+                setup_id=setup.id,
+                name=setup.name,
+                description=setup.description,
+                price_checked=SetupFigures(**checked.values()),
+                **called.values(),
+            )
+        )
+    return records
 
 
 async def track_record(
@@ -658,6 +717,7 @@ async def track_record(
     followers = (await desk.followers(db, _where(its_ideas, TradeIdea, f, TradeIdea.created_at))).get(
         educator_id, desk.NO_FOLLOWERS
     )
+    covered, setup_tallies = await coverage(db, educator_id, f)
     record = TrackRecord(
         educator=_profile(educator),
         verified=verified,
@@ -666,11 +726,12 @@ async def track_record(
         followers_average_r=followers.average_r,
         equity_curve=[],
         source=source,
-        coverage=await coverage(db, educator_id, f),
+        coverage=covered,
         by_market=_groups(book, extra, "market"),
         by_idea_type=_groups(book, extra, "idea_type"),
         by_time_frame=_groups(book, extra, "time_frame"),
         by_month=_groups(book, extra, "month"),
+        by_setup=await by_setup(db, educator_id, setup_tallies),
         statistics=RecordStatistics(**stats.values()),
         **figures(book.whole, extra.active.get((WHOLE, ""), 0), extra.withdrawn.get((WHOLE, ""), 0)),
     )

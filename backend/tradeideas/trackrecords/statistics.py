@@ -8,7 +8,7 @@ standard library, rather than read from a table: any number of ideas gets its ow
 
 import functools
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -155,3 +155,34 @@ def sample_size_note(decided: int) -> str | None:
     if decided >= ENOUGH_TO_JUDGE:
         return None
     return f"{decided} decided idea{'' if decided == 1 else 's'}: too few to judge"
+
+
+@dataclass(slots=True)
+class SetupTally:
+    """One setup's decided ideas in a record (issue #42): wins and losses for the win rate, and the spread of their R
+    for the expectancy and its 95 % interval."""
+
+    wins: int = 0
+    losses: int = 0
+    spread: Statistics = field(default_factory=Statistics)
+
+    def add(self, status: str, r: float | None, opened_at: datetime, closed_at: datetime) -> None:
+        if status == WIN:
+            self.wins += 1
+        elif status == LOSS:
+            self.losses += 1
+        else:
+            return
+        self.spread.add(status, r, opened_at, closed_at)
+
+    def values(self) -> dict[str, Any]:
+        """The figures as `schemas.SetupFigures` names them."""
+        decided = self.wins + self.losses
+        n = self.spread.decided
+        return {
+            "decided": n,
+            "win_rate": round(self.wins / decided, 4) if decided else None,
+            "expectancy_r": rounded_r(self.spread.mean) if n else None,
+            "expectancy_interval95": self.spread.interval95(),
+            "sample_size_note": sample_size_note(n),
+        }

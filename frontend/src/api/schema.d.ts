@@ -804,6 +804,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/journal/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Journal Summary
+         * @description What managing cost the caller: their R against the ideas' price-checked R, on average and by setup.
+         */
+        get: operations["get_journal_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/journal/{entry_id}": {
         parameters: {
             query?: never;
@@ -3131,6 +3151,11 @@ export interface components {
         JournalEntryOut: {
             /** Accountcurrency */
             accountCurrency: string;
+            /**
+             * Checkedrmultiple
+             * @description The idea's price-checked R (null until its check settled with a trade)
+             */
+            checkedRMultiple?: number | null;
             /** Closedat */
             closedAt: string | null;
             /**
@@ -3185,6 +3210,11 @@ export interface components {
             /** Invalidationlevel */
             invalidationLevel: string;
             /**
+             * Managementcostr
+             * @description Closed entries with a price-checked idea: checkedRMultiple - rMultiple (positive: managing cost)
+             */
+            managementCostR?: number | null;
+            /**
              * Market
              * @enum {string}
              */
@@ -3223,6 +3253,10 @@ export interface components {
             /** Entries */
             entries: components["schemas"]["JournalEntryOut"][];
             totals: components["schemas"]["JournalTotals"];
+        };
+        /** JournalSummaryOut */
+        JournalSummaryOut: {
+            managementCost: components["schemas"]["ManagementCost"];
         };
         /** JournalTotals */
         JournalTotals: {
@@ -3350,6 +3384,29 @@ export interface components {
             /** Sessiontoken */
             sessionToken: string;
             user: components["schemas"]["CurrentUser"];
+        };
+        /**
+         * ManagementCost
+         * @description Over the caller's closed entries whose idea's price check settled with a trade.
+         */
+        ManagementCost: {
+            /**
+             * Averagecostr
+             * @description Average of (price-checked R - own R); null without entries
+             */
+            averageCostR: number | null;
+            /**
+             * Bysetup
+             * @description Per setup the ideas named, the costliest first
+             */
+            bySetup: components["schemas"]["SetupCost"][];
+            /** Count */
+            count: number;
+            /**
+             * Interval95
+             * @description [low, high] of the average (Student's t); null under 2
+             */
+            interval95: number[] | null;
         };
         /** MediaOut */
         MediaOut: {
@@ -4122,6 +4179,20 @@ export interface components {
             /** Market */
             market?: ("forex" | "crypto") | null;
         };
+        /** SetupCost */
+        SetupCost: {
+            /** Averagecostr */
+            averageCostR: number;
+            /** Count */
+            count: number;
+            /**
+             * Setupid
+             * @description null: ideas that name no setup
+             */
+            setupId: number | null;
+            /** Setupname */
+            setupName: string | null;
+        };
         /**
          * SetupCreate
          * @description A new setup: its name (unique among the educator's, ignoring case) and a one-paragraph description.
@@ -4131,6 +4202,37 @@ export interface components {
             description?: string | null;
             /** Name */
             name: string;
+        };
+        /**
+         * SetupFigures
+         * @description One setup's decided ideas (successful or unsuccessful; with R for the expectancy) in the record's selection.
+         */
+        SetupFigures: {
+            /**
+             * Decided
+             * @description Decided ideas with an R (not-triggered ideas are left out)
+             */
+            decided: number;
+            /**
+             * Expectancyinterval95
+             * @description [low, high]: a 95 % interval for the expectancy (Student's t); null under 2 decided ideas
+             */
+            expectancyInterval95: number[] | null;
+            /**
+             * Expectancyr
+             * @description Average R per decided idea; null when there are none
+             */
+            expectancyR: number | null;
+            /**
+             * Samplesizenote
+             * @description Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30
+             */
+            sampleSizeNote: string | null;
+            /**
+             * Winrate
+             * @description wins / (wins + losses) as a fraction; null when there are none
+             */
+            winRate: number | null;
         };
         /** SetupOut */
         SetupOut: {
@@ -4147,6 +4249,48 @@ export interface components {
             ideas: number;
             /** Name */
             name: string;
+        };
+        /**
+         * SetupRecord
+         * @description One of the educator's setups: its figures from the educator's calls, and the same from the price checks.
+         */
+        SetupRecord: {
+            /**
+             * Decided
+             * @description Decided ideas with an R (not-triggered ideas are left out)
+             */
+            decided: number;
+            /** Description */
+            description: string | null;
+            /**
+             * Expectancyinterval95
+             * @description [low, high]: a 95 % interval for the expectancy (Student's t); null under 2 decided ideas
+             */
+            expectancyInterval95: number[] | null;
+            /**
+             * Expectancyr
+             * @description Average R per decided idea; null when there are none
+             */
+            expectancyR: number | null;
+            /** Name */
+            name: string;
+            /** @description The same ideas as the price checks settled them */
+            priceChecked: components["schemas"]["SetupFigures"];
+            /**
+             * Samplesizenote
+             * @description Under 30 decided ideas, e.g. "11 decided ideas: too few to judge"; null from 30
+             */
+            sampleSizeNote: string | null;
+            /**
+             * Setupid
+             * @description Filter the record by it with `setup=<id>`
+             */
+            setupId: number;
+            /**
+             * Winrate
+             * @description wins / (wins + losses) as a fraction; null when there are none
+             */
+            winRate: number | null;
         };
         /**
          * SetupUpdate
@@ -4309,6 +4453,11 @@ export interface components {
             byMarket: components["schemas"]["RecordGroup"][];
             /** Bymonth */
             byMonth: components["schemas"]["RecordGroup"][];
+            /**
+             * Bysetup
+             * @description Every setup the educator keeps, in the order they were added, with the selection's ideas of each (ideas that name no setup are in no group)
+             */
+            bySetup: components["schemas"]["SetupRecord"][];
             /** Bytimeframe */
             byTimeFrame: components["schemas"]["RecordGroup"][];
             /**
@@ -6302,6 +6451,8 @@ export interface operations {
                 timeFrame?: string | null;
                 /** @description Only ideas closed (or opened) on or after this day (YYYY-MM-DD) */
                 since?: string | null;
+                /** @description Only ideas of this setup of the educator (`bySetup`) */
+                setup?: number | null;
                 /** @description `shaped`: the equity curve in at most 500 points that keep its shape; `full`: every point */
                 curve?: "shaped" | "full";
                 /** @description `educator`: the educator's calls; `verified`: the price checks' verdicts (decision 0102) */
@@ -6853,6 +7004,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Client Error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_journal_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalSummaryOut"];
                 };
             };
             /** @description Unprocessable Entity */
@@ -8068,6 +8257,7 @@ export interface operations {
                 timeFrame?: string | null;
                 since?: string | null;
                 lesson?: boolean | null;
+                setup?: number | null;
                 limit?: number;
                 cursor?: string | null;
             };

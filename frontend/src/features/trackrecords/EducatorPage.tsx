@@ -15,6 +15,7 @@ import { Spinner } from "../../components/Spinner";
 import { directionLabel } from "../../lib/ideaStatus";
 import { formatR } from "../../lib/format";
 import { formatDay, outcomeLabel, rTone } from "../../lib/outcome";
+import { BySetup, SetupDescription } from "./BySetup";
 import { EquityChart } from "./EquityChart";
 import { priceCheckText } from "../../lib/priceCheck";
 import { ChallengePanel } from "./ChallengePanel";
@@ -153,6 +154,7 @@ export function EducatorPage({ slug }: { slug: string }) {
   const [ideaType, setIdeaType] = useState("");
   const [timeFrame, setTimeFrame] = useState("");
   const [period, setPeriod] = useState("");
+  const [setup, setSetup] = useState("");
   const [source, setSource] = useState<FigureSource>("educator");
   const filters = useMemo<RecordFilters>(
     () => ({
@@ -160,8 +162,9 @@ export function EducatorPage({ slug }: { slug: string }) {
       ...(ideaType ? { ideaType: ideaType as RecordFilters["ideaType"] } : {}),
       ...(timeFrame ? { timeFrame } : {}),
       ...(period ? { since: sinceDay(period) } : {}),
+      ...(setup ? { setup: Number(setup) } : {}),
     }),
-    [market, ideaType, timeFrame, period],
+    [market, ideaType, timeFrame, period, setup],
   );
   const whole = useTrackRecord(educator?.id, {});
   // One selection for every panel: the switch changes the figures, the curve, the groups and the list together.
@@ -178,6 +181,8 @@ export function EducatorPage({ slug }: { slug: string }) {
   if (!educator) return <NotFoundPage />;
 
   const timeFrames = (whole.data?.byTimeFrame ?? []).map((g) => ({ value: g.key, label: g.key }));
+  const setups = whole.data?.bySetup ?? [];
+  const chosenSetup = setups.find((s) => String(s.setupId) === setup);
   const filtered = Object.keys(filters).length > 0;
   // One selection for the whole page: with nothing completed in it, one message stands for every panel.
   // Counted by the educator's calls in both views: a selection no price check settled still shows its switch and
@@ -213,13 +218,19 @@ export function EducatorPage({ slug }: { slug: string }) {
             <FilterSelect label="Idea type" value={ideaType} onChange={setIdeaType} options={[{ value: "", label: "All types" }, { value: "leverage", label: "Leverage" }, { value: "exchange", label: "Exchange" }]} />
             <FilterSelect label="Time frame" value={timeFrame} onChange={setTimeFrame} options={[{ value: "", label: "All time frames" }, ...timeFrames]} />
             <FilterSelect label="Period" value={period} onChange={setPeriod} options={PERIODS} />
+            {setups.length > 0 ? (
+              <div className="min-w-0">
+                <FilterSelect label="Setup" value={setup} onChange={setSetup} options={[{ value: "", label: "All setups" }, ...setups.map((s) => ({ value: String(s.setupId), label: s.name }))]} />
+                {chosenSetup ? <SetupDescription setup={chosenSetup} label={`About ${chosenSetup.name}`} /> : null}
+              </div>
+            ) : null}
           </div>
           {record.isError ? <ErrorAlert message={errorMessage(record.error, "Failed to load the track record")} /> : null}
           {record.data && empty ? (
             <EmptyState
               icon={History}
               title={filtered ? "No completed ideas in this selection" : "No completed ideas yet"}
-              description={filtered ? "Change the market, idea type, time frame or period to see figures." : undefined}
+              description={filtered ? "Change the market, idea type, time frame, period or setup to see figures." : undefined}
             />
           ) : record.data ? (
             <div className={cn("space-y-4 transition-opacity", record.isPlaceholderData && "opacity-60")} aria-busy={record.isFetching}>
@@ -259,6 +270,11 @@ export function EducatorPage({ slug }: { slug: string }) {
                   ))}
                 </Tabs.Root>
               </Card>
+              {record.data.bySetup.length > 0 ? (
+                <Card className="p-3 sm:p-4">
+                  <BySetup setups={record.data.bySetup} />
+                </Card>
+              ) : null}
             </div>
           ) : (
             <Spinner className="mx-auto h-5 w-5" />

@@ -7,6 +7,8 @@ export type RecordGroup = Schemas["RecordGroup"];
 export type RecordStatistics = Schemas["RecordStatistics"];
 export type CurvePoint = Schemas["CurvePoint"];
 export type Coverage = Schemas["Coverage"];
+export type SetupRecord = Schemas["SetupRecord"];
+export type SetupFigures = Schemas["SetupFigures"];
 /** Whose verdicts a record counts: the educator's calls, or the price checks' (decision 0102). */
 export type RecordSource = "educator" | "verified";
 export type Idea = Schemas["IdeaOut"];
@@ -18,6 +20,8 @@ export interface RecordFilters {
   ideaType?: "leverage" | "exchange";
   timeFrame?: string;
   since?: string;
+  /** One of the educator's setups (`bySetup`). */
+  setup?: number;
 }
 
 export type Challenge = Schemas["ChallengeOut"];
