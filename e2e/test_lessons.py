@@ -63,7 +63,7 @@ def test_an_educator_publishes_with_a_setup_and_reason_and_later_adds_a_lesson(
 
         login(customer, CUSTOMER)
         customer.goto("/customer/forex/leverage")
-        customer.get_by_role("switch", name="With a lesson").click()
+        customer.get_by_role("button", name="With a lesson").click()
         card = customer.get_by_role("article", name=f"{pair} trade idea")
         expect(card).to_be_visible()
         lesson = card.get_by_role("region", name="Lesson after the close")

@@ -32,7 +32,10 @@ describe("HistoryPage", () => {
     );
     expect(await screen.findByText("No Completed Leverage Ideas")).toBeInTheDocument();
     expect(queries.at(-1)).not.toContain("lesson");
-    await userEvent.setup().click(screen.getByRole("switch", { name: "With a lesson" }));
+    const toggle = screen.getByRole("button", { name: "With a lesson" });
+    expect(toggle).toHaveAttribute("aria-pressed", "false");
+    await userEvent.setup().click(toggle);
+    expect(toggle).toHaveAttribute("aria-pressed", "true");
     expect(await screen.findByText("No Leverage Ideas With a Lesson")).toBeInTheDocument();
     expect(new URLSearchParams(queries.at(-1)).get("lesson")).toBe("true");
     expect(new URLSearchParams(queries.at(-1)).get("status")).toBe("completed");

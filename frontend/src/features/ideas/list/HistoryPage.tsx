@@ -1,5 +1,5 @@
-import { History } from "lucide-react";
-import { useId, useState } from "react";
+import { GraduationCap, History } from "lucide-react";
+import { useState } from "react";
 import { Button } from "../../../components/Button";
 import { EmptyState } from "../../../components/EmptyState";
 import { Spinner } from "../../../components/Spinner";
@@ -8,13 +8,10 @@ import { IdeaCard } from "../card/IdeaCard";
 import { useTradeIdeasInfinite } from "../api/useTradeIdeas";
 import { IdeaListPending, isListPending } from "../card/IdeaListPending";
 import { PageHeader } from "../../../components/PageHeader";
-import { Label } from "../../../components/Label";
-import { Switch } from "../../../components/Switch";
 
 export function HistoryPage({ market, ideaType }: { market: Market; ideaType: IdeaType }) {
   const marketLabel = MARKET_LABEL[market];
   const typeLabel = IDEA_TYPE_LABEL[ideaType];
-  const lessonSwitch = useId();
   const [withLesson, setWithLesson] = useState(false);
   const ideas = useTradeIdeasInfinite({ market, ideaType, status: "completed", limit: 12, ...(withLesson ? { lesson: true } : {}) });
   const items = ideas.data?.pages.flatMap((p) => p.items) ?? [];
@@ -25,12 +22,11 @@ export function HistoryPage({ market, ideaType }: { market: Market; ideaType: Id
       <main className="mx-auto max-w-6xl px-4 py-8">
         <p className="text-base font-medium text-fg">Showing completed {ideaType} trade ideas</p>
         <p className="mt-1 text-sm text-muted">This page displays trade ideas that have been marked as successful or unsuccessful</p>
-        <div className="mt-4 flex items-center gap-3">
-          <Switch id={lessonSwitch} checked={withLesson} onCheckedChange={setWithLesson} />
-          <Label htmlFor={lessonSwitch} className="mb-0">
-            With a lesson
-          </Label>
-        </div>
+        {/* A toggle button rather than a switch: a finger-wide target on a phone (44 px). */}
+        <Button variant={withLesson ? "primary" : "outline"} size="sm" className="mt-4" aria-pressed={withLesson} onClick={() => setWithLesson(!withLesson)}>
+          <GraduationCap className="h-4 w-4" aria-hidden="true" />
+          With a lesson
+        </Button>
         {isListPending(ideas) ? (
           <IdeaListPending query={ideas} failure="Failed to get completed trade ideas" />
         ) : items.length === 0 ? (
