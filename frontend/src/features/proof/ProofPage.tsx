@@ -42,7 +42,8 @@ function TimestampLine({ stamp, label }: { stamp: Timestamp; label: string }) {
         href={`data:application/octet-stream;base64,${stamp.token}`}
         download={file}
         aria-label={`Download the time-stamp token of ${label} by ${stamp.authority}`}
-        className="font-semibold text-emerald-600 underline"
+        // A flex item is a box, not a link in a sentence: a finger's 44 px target on phones.
+        className="-my-3 inline-flex min-h-11 min-w-11 items-center justify-center font-semibold text-emerald-600 underline sm:my-0 sm:min-h-0 sm:min-w-0"
       >
         token
       </a>

@@ -12,7 +12,9 @@ import { formatNumber, formatPercent, formatRate } from "../../lib/format";
 import type { ChallengeParams, RecordFilters } from "./types";
 import { useChallenge } from "./useChallenge";
 
-type RuleName = Exclude<keyof ChallengeParams, "market">;
+type RuleName = Exclude<keyof ChallengeParams, "market" | "setup">;
+/** The record page's setup filter, which the challenge follows like the market. */
+type ChosenSetup = { id: number; name: string };
 
 /** The rules as common prop-firm challenges set them (issue #42), each editable within what the server accepts. */
 const RULES: Array<{ name: RuleName; label: string; initial: string; min: number; max: number; step: string }> = [
@@ -26,7 +28,7 @@ const RULES: Array<{ name: RuleName; label: string; initial: string; min: number
 export const PAST_RESULTS = "Past results do not predict future ones.";
 
 /** The form's text as numbers, or the first field out of range in words. */
-function readRules(values: Record<RuleName, string>, market: RecordFilters["market"]): ChallengeParams | string {
+function readRules(values: Record<RuleName, string>, market: RecordFilters["market"], setup?: ChosenSetup): ChallengeParams | string {
   const read: Partial<Record<RuleName, number>> = {};
   for (const rule of RULES) {
     const value = Number(values[rule.name].replace(",", "."));
@@ -36,7 +38,7 @@ function readRules(values: Record<RuleName, string>, market: RecordFilters["mark
     }
     read[rule.name] = value;
   }
-  return { ...(read as Record<RuleName, number>), ...(market ? { market } : {}) };
+  return { ...(read as Record<RuleName, number>), ...(market ? { market } : {}), ...(setup ? { setup: setup.id } : {}) };
 }
 
 function Result({ label, value, note }: { label: string; value: string; note?: string }) {
@@ -54,7 +56,7 @@ function Result({ label, value, note }: { label: string; value: string; note?: s
  * in, the odds from 10,000 runs over the educator's price-checked results out (decision 0180), always with the
  * number of ideas they rest on and that past results do not predict future ones.
  */
-export function ChallengePanel({ educatorId, market }: { educatorId: number; market: RecordFilters["market"] }) {
+export function ChallengePanel({ educatorId, market, setup }: { educatorId: number; market: RecordFilters["market"]; setup?: ChosenSetup }) {
   const headingId = useId();
   const [values, setValues] = useState<Record<RuleName, string>>(
     () => Object.fromEntries(RULES.map((r) => [r.name, r.initial])) as Record<RuleName, string>,
@@ -66,7 +68,7 @@ export function ChallengePanel({ educatorId, market }: { educatorId: number; mar
 
   const run = (event: FormEvent) => {
     event.preventDefault();
-    const rules = readRules(values, market);
+    const rules = readRules(values, market, setup);
     if (typeof rules === "string") {
       setProblem(rules);
       return;
@@ -76,6 +78,7 @@ export function ChallengePanel({ educatorId, market }: { educatorId: number; mar
   };
 
   const data = answer.data;
+  const only = [market ? (market === "forex" ? "Forex" : "Crypto") : null, setup?.name].filter(Boolean);
   return (
     <section aria-labelledby={headingId}>
       <Card className="space-y-4 p-4 sm:p-6">
@@ -87,7 +90,7 @@ export function ChallengePanel({ educatorId, market }: { educatorId: number; mar
             </h2>
             <p className="text-sm text-muted">
               Following these ideas at {risk} risk per idea, would you pass a challenge? We replay the educator&apos;s
-              price-checked results at their own pace 10,000 times{market ? ` (${market === "forex" ? "Forex" : "Crypto"} only)` : ""}.
+              price-checked results at their own pace 10,000 times{only.length > 0 ? ` (only ${only.join(", ")} ideas)` : ""}.
             </p>
           </div>
         </div>

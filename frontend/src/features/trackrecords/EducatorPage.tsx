@@ -281,7 +281,8 @@ export function EducatorPage({ slug }: { slug: string }) {
           )}
         </section>
 
-        <ChallengePanel educatorId={educator.id} market={filters.market} />
+        {/* A new selection starts a new question (the answer shown is for the selection it was asked on). */}
+        <ChallengePanel key={`${market}/${setup}`} educatorId={educator.id} market={filters.market} setup={chosenSetup ? { id: chosenSetup.setupId, name: chosenSetup.name } : undefined} />
 
         {empty ? null : (
           <section aria-labelledby="completed-heading">

@@ -33,4 +33,5 @@ export interface ChallengeParams {
   maxLoss: number;
   days: number;
   market?: "forex" | "crypto";
+  setup?: number;
 }
