@@ -31,7 +31,7 @@ def test_a_customer_runs_the_challenge_at_two_risks_on_an_educators_record(
         panel = page.get_by_role("region", name="Would you pass a funded-account challenge?")
         expect(panel.get_by_role("note")).to_have_text("Past results do not predict future ones.")
         risk = panel.get_by_label("Risk per idea (%)")
-        answers = {}
+        answers: dict[str, tuple[str, str]] = {}
         for percent in ("0.5", "2"):
             risk.fill(percent)
             panel.get_by_role("button", name="Run the challenge").click()

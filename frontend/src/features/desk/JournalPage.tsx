@@ -22,6 +22,9 @@ import type { Journal, JournalEntry } from "./types";
 import { createJournalEntryKey, type JournalCreateWrite } from "./useCreateJournalEntry";
 import { useDeleteJournalEntry } from "./useDeleteJournalEntry";
 import { useJournal } from "./useJournal";
+import { useJournalSummary } from "./useJournalSummary";
+import { ManagementCostCard } from "./ManagementCostCard";
+import { managementSentence } from "./managementCost";
 import { updateJournalEntryKey, useUpdateJournalEntry, type JournalEntryChange } from "./useUpdateJournalEntry";
 import { PageHeader } from "../../components/PageHeader";
 
@@ -137,6 +140,7 @@ function Totals({ journal, onDownload }: { journal: Journal; onDownload: () => v
         ))}
       </dl>
       <TakenVersusCalled totals={t} />
+      <JournalSummaryPart />
     </section>
   );
 }
@@ -164,6 +168,12 @@ function TakenVersusCalled({ totals: t }: { totals: Journal["totals"] }) {
       </p>
     </Card>
   );
+}
+
+function JournalSummaryPart() {
+  const summary = useJournalSummary();
+  if (summary.isError) return <ErrorAlert message={errorMessage(summary.error)} />;
+  return summary.data ? <ManagementCostCard cost={summary.data.managementCost} /> : null;
 }
 
 function EntryList({ title, entries }: { title: string; entries: JournalEntry[] }) {
@@ -218,6 +228,9 @@ function EntryCard({ entry: e }: { entry: JournalEntry }) {
               <dd className={cn("font-mono text-base font-bold", result !== null && result < 0 ? "text-rose-600 dark:text-rose-400" : "text-emerald-600 dark:text-emerald-400")}>
                 {result === null ? "Can't compute (the stop is not a number)" : `${formatR(result)} · ${formatMoney(e.pnl ?? 0, e.accountCurrency, { signed: true })}`}
               </dd>
+              {result !== null && e.checkedRMultiple != null && e.managementCostR != null ? (
+                <dd className="mt-1 text-sm text-fg">{managementSentence(result, e.checkedRMultiple, e.managementCostR)}</dd>
+              ) : null}
             </div>
           ) : null}
         </dl>
