@@ -45,7 +45,7 @@ def idea_out(**changes: Any) -> IdeaOut:
         "image_ids": [], "image_urls": [], "image_full_urls": [], "chart_url": "/media/chart-4242.jpg",
         "video_url": None, "audio_url": None, "created_at": now, "updated_at": now, "edited": False,
         "edited_after_publish": False, "outcome": None, "close_price": None, "closed_at": None, "r_multiple": None,
-        "identity_fixed_at": now, "result_fixed_at": None, "verification": None, "taken": None,
+        "identity_fixed_at": now, "result_fixed_at": None, "verification": None, "taken": None, "lesson": None,
     }  # fmt: skip
     return IdeaOut.model_validate({**fields, **changes})
 
