@@ -66,7 +66,7 @@ def test_an_educator_publishes_with_a_setup_and_reason_and_later_adds_a_lesson(
         customer.get_by_role("button", name="With a lesson").click()
         card = customer.get_by_role("article", name=f"{pair} trade idea")
         expect(card).to_be_visible()
-        lesson = card.get_by_role("region", name="Lesson after the close")
+        lesson = card.get_by_role("group", name="Lesson after the close")
         expect(lesson.get_by_text("What happened")).to_be_visible()
         expect(lesson.get_by_text("A news spike ran the stop before the move came.")).to_be_visible()
         expect(lesson.get_by_text("Stand aside before high-impact news.")).to_be_visible()

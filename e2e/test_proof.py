@@ -97,7 +97,7 @@ def test_a_filter_changes_the_statistics_and_their_note(browser: Browser, base_u
         page.goto("/customer/educators/mei-tanaka")
         expect(page.get_by_role("heading", name="Mei Tanaka", level=2)).to_be_visible()
         whole = ctx.request.get(f"/api/educators/{MEI_ID}/track-record").json()
-        note = page.get_by_role("note")
+        note = page.get_by_role("region", name="Track record").get_by_role("note")  # the statistics' note
         expect(note).to_have_text(whole["statistics"]["sampleSizeNote"])
 
         page.get_by_label("Market", exact=True).select_option("forex")

@@ -91,7 +91,7 @@ describe("the lesson after the close", () => {
 
   it("history cards show what happened and the lesson", () => {
     render(<LessonBlock idea={loss({ lesson: { whatHappened: "Spiked on CPI.", lesson: "Skip news.", updatedAt: at(0), fixedAt: at(0) } })} />);
-    const block = screen.getByRole("region", { name: "Lesson after the close" });
+    const block = screen.getByRole("group", { name: "Lesson after the close" });
     expect(block).toHaveTextContent("What happened");
     expect(block).toHaveTextContent("Spiked on CPI.");
     expect(block).toHaveTextContent("Skip news.");
