@@ -24,6 +24,7 @@ from tradeideas.core.errors import AppError, NotFound
 from tradeideas.ideas.models import TradeIdea
 from tradeideas.prices.models import IdeaVerification
 from tradeideas.trackrecords.schemas import ChallengeOut, ChallengePass
+from tradeideas.trackrecords.service import EDUCATOR_NOT_FOUND
 
 RUNS = 10_000
 LEAST_IDEAS = 30
@@ -31,7 +32,6 @@ TOO_FEW_IDEAS = (
     "A challenge needs at least {least} decided price-checked ideas; this selection has {ideas}. "
     "Past results do not predict future ones, and fewer say even less."
 )
-EDUCATOR_NOT_FOUND = "Educator not found"
 
 PASSED, DAILY_BREACH, MAX_BREACH, RUNNING = 1, 2, 3, 0
 

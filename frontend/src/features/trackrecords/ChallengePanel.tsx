@@ -9,6 +9,7 @@ import { Label } from "../../components/Label";
 import { Spinner } from "../../components/Spinner";
 import { cn } from "../../components/cn";
 import { formatNumber, formatPercent, formatRate } from "../../lib/format";
+import { Figure } from "./Figures";
 import type { ChallengeParams, RecordFilters } from "./types";
 import { useChallenge } from "./useChallenge";
 
@@ -39,16 +40,6 @@ function readRules(values: Record<RuleName, string>, market: RecordFilters["mark
     read[rule.name] = value;
   }
   return { ...(read as Record<RuleName, number>), ...(market ? { market } : {}), ...(setup ? { setup: setup.id } : {}) };
-}
-
-function Result({ label, value, note }: { label: string; value: string; note?: string }) {
-  return (
-    <div className="rounded-xl bg-field px-3 py-2.5">
-      <dt className="text-[11px] uppercase tracking-wide text-muted">{label}</dt>
-      <dd className="mt-0.5 font-mono text-lg font-semibold text-fg">{value}</dd>
-      {note ? <dd className="mt-0.5 text-xs text-muted">{note}</dd> : null}
-    </div>
-  );
 }
 
 /**
@@ -120,14 +111,14 @@ export function ChallengePanel({ educatorId, market, setup }: { educatorId: numb
         {data && !problem ? (
           <div className={cn("space-y-3 transition-opacity", answer.isFetching && "opacity-60")} aria-live="polite">
             <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-              <Result
+              <Figure
                 label="Chance of passing"
                 value={formatRate(data.pass.probability)}
                 note={`${formatPercent(95, 0)} interval ${formatRate(data.pass.interval95[0])} to ${formatRate(data.pass.interval95[1])}`}
               />
-              <Result label="Median days to pass" value={data.medianDaysToPass === null ? "—" : formatNumber(data.medianDaysToPass, 0)} />
-              <Result label="Daily loss limit breached" value={formatRate(data.dailyLossBreach)} />
-              <Result label="Maximum loss breached" value={formatRate(data.maxLossBreach)} />
+              <Figure label="Median days to pass" value={data.medianDaysToPass === null ? "—" : formatNumber(data.medianDaysToPass, 0)} />
+              <Figure label="Daily loss limit breached" value={formatRate(data.dailyLossBreach)} />
+              <Figure label="Maximum loss breached" value={formatRate(data.maxLossBreach)} />
             </dl>
             <p className="text-xs text-muted">
               Based on {formatNumber(data.ideas, 0)} decided price-checked ideas · {formatNumber(data.runs, 0)} runs · seed {data.seed}

@@ -7,7 +7,8 @@ export function formatWinRate(rate: number | null): string {
   return formatRate(rate);
 }
 
-function Figure({ label, value, tone, hint, note }: { label: string; value: string; tone?: string; hint?: string; note?: string }) {
+/** One figure of a record: its label over its value, with an optional note below (the record's tiles, the challenge's). */
+export function Figure({ label, value, tone, hint, note }: { label: string; value: string; tone?: string; hint?: string; note?: string }) {
   return (
     <div className="rounded-xl bg-field px-3 py-2.5">
       <dt className="text-[11px] uppercase tracking-wide text-muted">{label}</dt>
