@@ -35,9 +35,9 @@ from tests.cluster import (
     node_env,
     plain_dsn,
 )
-from tests.serve import background_workers
 from tests.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, POSTGRES_URL
 from tests.realtime.conftest import free_port
+from tests.serve import background_workers
 from tradeideas.cli import migrate
 from tradeideas.db import Database
 from tradeideas.seed import seed_demo
