@@ -16,15 +16,12 @@ from datetime import date
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth import service as auth_service
 from tradeideas.core.errors import AppError, NotFound
-from tradeideas.ideas.models import TradeIdea
-from tradeideas.prices.models import IdeaVerification
 from tradeideas.trackrecords.schemas import ChallengeOut, ChallengePass
-from tradeideas.trackrecords.service import EDUCATOR_NOT_FOUND
+from tradeideas.trackrecords.service import EDUCATOR_NOT_FOUND, RecordFilter, verdicts
 
 RUNS = 10_000
 LEAST_IDEAS = 30
@@ -128,26 +125,14 @@ def wilson_interval(successes: int, trials: int) -> list[float]:
 async def settled_results(
     db: AsyncSession, educator_id: int, market: str | None, setup_id: int | None
 ) -> list[tuple[float, date]]:
-    """(price-checked R, settling day) of the educator's decided ideas: settled by the price check with an outcome
-    other than not triggered (an ambiguous candle is the stop, as the record counts it)."""
-    v = IdeaVerification
-    query = (
-        select(v.r_multiple, v.settled_at)
-        .join_from(TradeIdea, v, v.idea_id == TradeIdea.id)
-        .where(
-            TradeIdea.educator_id == educator_id,
-            v.state == "settled",
-            v.settled_at.is_not(None),
-            v.r_multiple.is_not(None),
-            or_(v.outcome.is_(None), v.outcome != "not_triggered"),
-        )
-        .order_by(v.settled_at, TradeIdea.id)
-    )
-    if market is not None:
-        query = query.where(TradeIdea.market == market)
-    if setup_id is not None:
-        query = query.where(TradeIdea.setup_id == setup_id)
-    return [(float(r), at.date()) for r, at in (await db.execute(query)).all() if r is not None and at is not None]
+    """(price-checked R, settling day) of the educator's decided ideas: the record's verdicts (an ambiguous candle
+    is the stop) other than not triggered."""
+    rows = await db.execute(verdicts(educator_id, RecordFilter(market=market, setup=setup_id)))
+    return [
+        (float(r), settled_at.date())
+        for _id, _market, _type, _frame, status, r, settled_at, _published in rows.all()
+        if status != "not_triggered" and r is not None and settled_at is not None
+    ]
 
 
 async def challenge(

@@ -543,7 +543,7 @@ async def _rewrite_token(db: AsyncSession, educator_id: int) -> str | None:
     return found.scalar_one_or_none()
 
 
-def _verdicts(educator_id: int, f: RecordFilter) -> Select[Any]:
+def verdicts(educator_id: int, f: RecordFilter) -> Select[Any]:
     """(id, market, idea type, time frame, status, R, settled at, published at) of the educator's ideas as the price
     checks settled them, in settling order: the same rows `_closed_ideas` gives of the educator's calls, with the
     verdict read as `prices.service.verified_figures` counts it (an ambiguous candle is the stop)."""
@@ -584,7 +584,7 @@ SetupTallies = dict[int, tuple[SetupTally, SetupTally]]
 
 
 def _checked_status(outcome: str | None, r: float | None) -> str:
-    """A settled verdict as the record counts it (`_verdicts`): an exit, or a manual close in profit, is a win; not
+    """A settled verdict as the record counts it (`verdicts`): an exit, or a manual close in profit, is a win; not
     triggered is no trade; anything else (the stop, an ambiguous candle) a loss."""
     if outcome == "not_triggered":
         return "not_triggered"
@@ -691,7 +691,7 @@ async def track_record(
     ideas = _closed_ideas().add_columns(TradeIdea.created_at).where(TradeIdea.educator_id == educator_id)
     query = _where(ideas, TradeIdea, f, TradeIdea.closed_at)
     if source == "verified":  # the price checks' verdicts, walked afresh: they are not kept in the totals
-        kept, token, query = None, None, _verdicts(educator_id, f)
+        kept, token, query = None, None, verdicts(educator_id, f)
     if kept is not None and token is not None and kept.rewrite_token == token:
         book, stats = kept.book.copy(), replace(kept.statistics)
         if book.last is not None:
