@@ -7,10 +7,10 @@ import { IdeaListPending } from "../card/IdeaListPending";
 import { useTradeIdea } from "../api/useTradeIdea";
 import { PageHeader } from "../../../components/PageHeader";
 
-// The chart library loads with this page only, after the card.
-const PriceChart = lazy(() => import("../card/PriceChart").then((m) => ({ default: m.PriceChart })));
+// The chart library loads with this page only, after the card: the idea's replay (issue #42) draws its chart.
+const IdeaReplay = lazy(() => import("../replay/IdeaReplay").then((m) => ({ default: m.IdeaReplay })));
 
-/** /customer/ideas/:ideaId: one idea's card, where an "idea closed" notification leads; 404 when it is gone. */
+/** /customer/ideas/:ideaId: one idea's card and its replay, where an "idea closed" notification leads; 404 when it is gone. */
 export function IdeaPage({ ideaId }: { ideaId: number }) {
   const idea = useTradeIdea(ideaId);
   if (idea.error instanceof ApiError && idea.error.status === 404) return <NotFoundPage />;
@@ -28,7 +28,7 @@ export function IdeaPage({ ideaId }: { ideaId: number }) {
         {idea.data ? <IdeaCard idea={idea.data} showStatus priority /> : <IdeaListPending query={idea} failure="Failed to fetch trade ideas" />}
         {idea.data ? (
           <Suspense fallback={null}>
-            <PriceChart idea={idea.data} />
+            <IdeaReplay idea={idea.data} />
           </Suspense>
         ) : null}
       </main>
