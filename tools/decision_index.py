@@ -28,7 +28,7 @@ TOPICS: dict[str, list[str]] = {
     "How screens write figures": ["0120", "0121", "0122"],
     "The member's desk and journal": ["0020", "0021", "0022", "0056", "0057", "0081"],
     "Offline": ["0052"],
-    "Teaching on the verified record": ["0178", "0180"],
+    "Teaching on the verified record": ["0178", "0180", "0190"],
     "Media": ["0023", "0024"],
     "Accounts, administration and notifications": ["0025", "0026", "0027", "0028", "0029", "0053"],
     "Price checks": ["0050", "0055", "0071", "0072", "0092"],

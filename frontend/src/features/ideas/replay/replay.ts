@@ -6,7 +6,7 @@
  * (a check that is off) they are derived from the chart's candles with the price check's rules (decision 0050,
  * `prices/settlement.py`), read cautiously since the chart has no finer candles to order two levels in one candle.
  * R is the card's one rule (decision 0121): from the planned entry (entry 1, or the average of entry 1 and entry 2)
- * to the invalidation level.
+ * to the invalidation level. Decision 0190 records these choices.
  */
 import { parseLevel, plannedEntry } from "../../../lib/riskReward";
 
