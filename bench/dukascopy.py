@@ -34,7 +34,7 @@ import aiohttp
 BACKEND = Path(__file__).resolve().parents[1] / "backend"
 sys.path.insert(0, str(BACKEND))
 
-from tradeideas.prices.feeds import (  # noqa: E402
+from tradeideas.prices.feeds.dukascopy import (  # noqa: E402
     DUKASCOPY_CURRENCIES,
     DUKASCOPY_METALS,
     DukascopyFeed,

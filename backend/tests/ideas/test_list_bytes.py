@@ -27,7 +27,7 @@ from tradeideas.ideas.schemas import IdeaOut, LessonOut, Taken
 from tradeideas.media.models import MediaFile
 from tradeideas.media.schemas import media_url
 from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
-from tradeideas.prices import service as price_checks
+from tradeideas.prices import rows as price_checks
 from tradeideas.prices.models import IdeaVerification
 from tradeideas.prices.schemas import ReceiptOut, Verification
 

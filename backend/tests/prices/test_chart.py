@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from tradeideas.prices.service import chart_candles, chart_size, level_precision
-from tradeideas.prices.settlement import Candle, Prices
+from tradeideas.prices.progress import Candle, Prices
+from tradeideas.prices.reads import chart_candles, chart_size, level_precision
 
 
 @pytest.mark.parametrize(

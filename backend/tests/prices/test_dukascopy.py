@@ -17,9 +17,10 @@ from tests.prices.test_poller import Now, publish, tf, verification
 from tradeideas.core.deps import component_of
 from tradeideas.core.leader import Leader
 from tradeideas.ideas.outcomes import Levels
-from tradeideas.prices.feeds import DukascopyFeed, dukascopy_instrument, hour_path
+from tradeideas.prices.feeds.dukascopy import DukascopyFeed, dukascopy_instrument, hour_path
 from tradeideas.prices.poller import PricePoller
-from tradeideas.prices.settlement import Candle, Prices, Progress, advance, plan_for
+from tradeideas.prices.progress import Candle, Prices, Progress, plan_for
+from tradeideas.prices.settlement import advance
 from tradeideas.realtime.models import Event
 from tradeideas.settings import Settings
 

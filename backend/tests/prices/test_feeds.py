@@ -7,14 +7,9 @@ import aiohttp
 import pytest
 
 from tests.prices.fakefeed import Bar, FeedState, fake_feed
-from tradeideas.prices.feeds import (
-    BinanceFeed,
-    FeedUnavailable,
-    OandaFeed,
-    UnknownSymbol,
-    binance_symbol,
-    oanda_instrument,
-)
+from tradeideas.prices.feeds.base import FeedUnavailable, UnknownSymbol
+from tradeideas.prices.feeds.binance import BinanceFeed, binance_symbol
+from tradeideas.prices.feeds.oanda import OandaFeed, oanda_instrument
 
 T0 = 1_700_000_040
 

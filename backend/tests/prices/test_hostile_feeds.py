@@ -21,7 +21,9 @@ from fastapi import FastAPI
 from tests.prices.fakefeed import Bar, FeedState, fake_feed
 from tests.prices.test_poller import Now, minute, poller_for, publish, tf, verification
 from tradeideas.core import metrics
-from tradeideas.prices.feeds import BinanceFeed, FeedUnavailable, OandaFeed, retry_after
+from tradeideas.prices.feeds.base import FeedUnavailable, retry_after
+from tradeideas.prices.feeds.binance import BinanceFeed
+from tradeideas.prices.feeds.oanda import OandaFeed
 from tradeideas.prices.poller import PricePoller
 from tradeideas.settings import Settings
 

@@ -24,8 +24,10 @@ from tradeideas.prices import poller as poller_module
 from tradeideas.prices import service
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.poller import PricePoller
+from tradeideas.prices.progress import Candle, Prices, Progress
+from tradeideas.prices.rows import NO_FOREX_FEED, plan_of
 from tradeideas.prices.service import adopt_many
-from tradeideas.prices.settlement import Candle, Prices, Progress, advance
+from tradeideas.prices.settlement import advance
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.models import Event
 from tradeideas.realtime.service import publish_many
@@ -196,7 +198,7 @@ async def test_forex_without_a_forex_feed_is_not_available(
     shown = await verification(customer, idea["id"])
     # Members read what it means for them; the operator's reason is the detail.
     assert shown["state"] == "unverifiable" and shown["reason"] == "not available for EUR/USD yet"
-    assert shown["detail"] == service.NO_FOREX_FEED
+    assert shown["detail"] == NO_FOREX_FEED
     async with app.state.db.sessionmaker() as db:
         assert (await db.execute(select(func.count()).select_from(Event))).scalar_one() > 0
 
@@ -346,7 +348,7 @@ async def test_rounds_replay_only_the_ideas_their_candles_can_move_and_agree_wit
                         rows = {r.idea_id: r for r in await db.scalars(select(IdeaVerification))}
                 for idea_id, symbol in ideas:
                     seen = [replace(c, complete=c.time < t + 60 * m) for c in paths[symbol][: m + 1]]
-                    plan = service.plan_of(rows[idea_id])
+                    plan = plan_of(rows[idea_id])
                     assert not isinstance(plan, str)
                     if not reference[idea_id].done:
                         reference[idea_id] = advance(plan, reference[idea_id], seen, at)

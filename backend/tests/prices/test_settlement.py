@@ -5,7 +5,7 @@ from decimal import Decimal as D
 import pytest
 
 from tradeideas.ideas.outcomes import Levels, r_multiple
-from tradeideas.prices.settlement import (
+from tradeideas.prices.progress import (
     MAX_SECONDS,
     NOT_NUMBERS,
     TRIGGER_SECONDS,
@@ -13,10 +13,9 @@ from tradeideas.prices.settlement import (
     Plan,
     Prices,
     Progress,
-    advance,
-    agrees,
     plan_for,
 )
+from tradeideas.prices.settlement import advance, agrees
 
 T0 = 1_700_000_040  # a minute boundary
 M = 60

@@ -44,7 +44,7 @@ from tradeideas.desk.taken import (
     taken_of_row,
 )
 from tradeideas.ideas import service as ideas
-from tradeideas.prices import service as prices
+from tradeideas.prices import reads as prices
 from tradeideas.realtime.service import publish
 from tradeideas.settings import Settings
 from tradeideas.trackrecords.statistics import rounded_r

@@ -62,7 +62,7 @@ from tradeideas.ideas.schemas import (
 )
 from tradeideas.media.models import MediaFile, media_url
 from tradeideas.notifications.models import CustomerIdeaState, MutedEducator
-from tradeideas.prices import service as price_checks
+from tradeideas.prices import reads as price_checks
 
 IDEA_NOT_FOUND = "Trade idea not found"
 # An invalidated idea stays on the active list (with its INVALID tag, after every live idea) this long after it was
@@ -238,7 +238,7 @@ def shown_idea(
         "identityFixedAt": identity_fixed_at(created_at),
         "resultFixedAt": result_fixed_at(closed_at),
         "isNew": is_new,
-        "verification": verification,  # read apart: `prices.service.read_verifications`
+        "verification": verification,  # read apart: `prices.reads.read_verifications`
         "taken": shown_taken(row["taken_members"], row["taken_slippage_median_r"], row["taken_realised_median_r"]),
     }
 

@@ -33,7 +33,7 @@ from tradeideas.ledger.chain import (
     lesson_payload,
 )
 from tradeideas.ledger.models import LedgerDay, LedgerEntry, LedgerTimestamp
-from tradeideas.prices import service as price_checks
+from tradeideas.prices import reads as price_checks
 from tradeideas.trackrecords import service as track_records
 
 BATCH = 10_000

@@ -1,16 +1,52 @@
 """Which ideas on one symbol a batch of new candles can move: their watched levels kept sorted (decision 0055).
 
 A poll round brings one or two new candles per symbol, and most ideas' levels are nowhere near them. The book
-keeps, per side and kind of touch (`settlement.Watch`), the levels of the ideas it holds sorted, so the ideas a
+keeps, per side and kind of touch (`Watch`, below), the levels of the ideas it holds sorted, so the ideas a
 batch of candles may move are found by bisecting with the batch's low and high: a quiet round does no work per
 idea. The rules stay in `settlement`: the book only says who to replay, and errs on the side of replaying.
 """
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import Literal
 
-from tradeideas.prices.settlement import Candle, Prices, Side, Watch
+from tradeideas.prices.progress import MAX_SECONDS, TRIGGER_SECONDS, Candle, Plan, Prices, Progress, Side
+
+# ---------------------------------------------------------------- what can move an idea next
+
+How = Literal["range", "down", "up"]
+
+
+@dataclass(frozen=True)
+class Watch:
+    """The levels whose touch can move an idea, and its deadline: a candle that touches none of them and ends before
+    the deadline leaves the idea where it is (`advance` only moves its cursor, closes and MAE/MFE).
+
+    Each level is (side, how, level): `side` the prices it trades on ("bid" holds crypto's trade prices), `how`
+    "range" (touched when it lies in the path from the previous close through the candle's low and high), "down"
+    (touched when the low reaches it) or "up" (when the high does).
+    """
+
+    levels: tuple[tuple[Side, How, Decimal], ...]
+    deadline: int
+
+
+def watched(plan: Plan, p: Progress) -> Watch | None:
+    """What can move a waiting or open idea next (None once it is done)."""
+    if p.done:
+        return None
+    exit_side: Side = "ask" if plan.two_sided and not plan.buy else "bid"
+    entry_side: Side = "ask" if plan.two_sided and plan.buy else "bid"
+    against: How = "down" if plan.buy else "up"
+    towards: How = "up" if plan.buy else "down"
+    if p.state == "waiting":
+        ranged: How = "range"
+        levels = ((entry_side, ranged, plan.entry), (exit_side, against, plan.stop))
+        return Watch(levels, plan.published + TRIGGER_SECONDS)
+    levels = ((exit_side, against, plan.stop), (exit_side, towards, plan.exits[p.reached]))
+    return Watch(levels, plan.published + MAX_SECONDS)
 
 
 class Book:

@@ -11,7 +11,7 @@ from tradeideas.core.routing import api_router
 from tradeideas.core.schemas import PathId
 from tradeideas.ideas import service as ideas_service
 from tradeideas.permissions import AnyUser
-from tradeideas.prices import service
+from tradeideas.prices import reads
 from tradeideas.prices.schemas import CandlesOut
 
 router = api_router(prefix="/api", tags=["price checks"])
@@ -28,4 +28,4 @@ async def idea_candles(
     """The idea's symbol from an hour before publishing to settlement (or now), as stored; bid candles for forex."""
     idea = await ideas_service.get_idea(db, idea_id)  # 404 for an unknown idea
     await access.ensure_idea(principal, idea.educator_id, ideas_service.is_open(idea))  # paid access (issue #40)
-    return await service.candles_for(db, idea_id, clock.now())
+    return await reads.candles_for(db, idea_id, clock.now())

@@ -22,8 +22,8 @@ from tradeideas.auth.schemas import DemoAccounts
 from tradeideas.db import utcnow
 from tradeideas.ideas.outcomes import parse_level
 from tradeideas.ideas.pricing import PricedIdea, ideas_to_price
-from tradeideas.prices import service
-from tradeideas.prices.settlement import Candle, Prices
+from tradeideas.prices import rows, storage
+from tradeideas.prices.progress import Candle, Prices
 from tradeideas.settings import Settings
 
 LEAD_MINUTES = 60  # drawn before publishing (the chart starts an hour before)
@@ -134,7 +134,7 @@ async def store_demo_candles(db: AsyncSession, settings: Settings, now: datetime
     flipped = next((i.id for i in winners if i.market == "crypto"), winners[0].id if winners else None)
     stored = 0
     for idea in ideas:
-        series = service.series_of(idea.market, idea.pair, settings)
+        series = rows.series_of(idea.market, idea.pair, settings)
         feed, symbol = series.feed, series.symbol
         if feed is None or symbol is None or series.reason is not None:
             continue
@@ -148,10 +148,10 @@ async def store_demo_candles(db: AsyncSession, settings: Settings, now: datetime
             path = Path([p for p in path.points if p[0] <= age] or path.points[:1])
         entry, stop = parse_level(idea.levels.entry1), parse_level(idea.levels.invalidation_level)
         assert entry is not None and stop is not None
-        granularity = service.BASE[feed]
-        two_sided = feed in service.TWO_SIDED
+        granularity = rows.BASE[feed]
+        two_sided = feed in rows.TWO_SIDED
         places = _decimals(idea.levels.entry1)
         candles = _candles(idea, path, granularity, two_sided, abs(entry - stop), places, rng)
-        await service.store_candles(db, [(feed, symbol, candles)])
+        await storage.store_candles(db, [(feed, symbol, candles)])
         stored += len(candles)
     return stored

@@ -17,7 +17,7 @@ from tradeideas.core.routing import api_router
 from tradeideas.ledger import timestamps
 from tradeideas.media import service as media_service
 from tradeideas.permissions import MetricsScraper, Public
-from tradeideas.prices import service as price_checks
+from tradeideas.prices import reads as price_checks
 from tradeideas.push import service as push_service
 from tradeideas.realtime.broker import Broker
 

@@ -32,7 +32,7 @@ from tradeideas.desk import service as desk
 from tradeideas.ideas import service as ideas
 from tradeideas.ideas.events import IdeaRecordChanged, IdeaWithdrawn
 from tradeideas.ideas.models import IdeaStatus, TradeIdea
-from tradeideas.prices import service as price_checks
+from tradeideas.prices import reads as price_checks
 from tradeideas.prices.models import IdeaVerification
 from tradeideas.prices.schemas import VerifiedFigures
 from tradeideas.trackrecords.cache import (
@@ -546,7 +546,7 @@ async def _rewrite_token(db: AsyncSession, educator_id: int) -> str | None:
 def verdicts(educator_id: int, f: RecordFilter) -> Select[Any]:
     """(id, market, idea type, time frame, status, R, settled at, published at) of the educator's ideas as the price
     checks settled them, in settling order: the same rows `_closed_ideas` gives of the educator's calls, with the
-    verdict read as `prices.service.verified_figures` counts it (an ambiguous candle is the stop)."""
+    verdict read as `prices.reads.verified_figures` counts it (an ambiguous candle is the stop)."""
     v = IdeaVerification
     traded = func.coalesce(v.outcome, "") != "not_triggered"
     won = and_(
