@@ -14,7 +14,7 @@ DECISIONS = Path(__file__).resolve().parents[1] / "docs" / "decisions"
 # Each record's number under one topic, in the order the index lists the topics.
 TOPICS: dict[str, list[str]] = {
     "Server processes, background work and deployment": [
-        "0001", "0036", "0037", "0038", "0049", "0066", "0110", "0140", "0141", "0160", "0161", "0162",
+        "0001", "0036", "0037", "0038", "0049", "0066", "0110", "0140", "0141", "0160", "0161", "0162", "0192",
     ],
     "Events, caches and live updates": ["0002", "0003", "0004", "0006", "0041", "0047", "0067", "0111"],
     "The request path and the fast lane": ["0005", "0007", "0040", "0043", "0044", "0046", "0054", "0090"],
@@ -31,7 +31,7 @@ TOPICS: dict[str, list[str]] = {
     "Teaching on the verified record": ["0178", "0180", "0190"],
     "Media": ["0023", "0024"],
     "Accounts, administration and notifications": ["0025", "0026", "0027", "0028", "0029", "0053"],
-    "Price checks": ["0050", "0055", "0071", "0072", "0092"],
+    "Price checks": ["0050", "0055", "0071", "0072", "0092", "0193"],
     "The ledger and its proof": ["0051", "0058", "0065", "0068", "0070", "0080", "0100"],
     "Paid access": ["0130", "0131", "0132", "0133", "0150", "0151", "0152", "0153"],
 }  # fmt: skip

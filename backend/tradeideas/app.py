@@ -1,24 +1,20 @@
-"""Application factory: wires settings, database, middleware, domain routers and the SPA."""
+"""Application factory: wires settings, database, middleware, the domains' routers (`domains.DOMAINS`) and the SPA."""
 
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from tradeideas.admin.router import links_router as admin_links_router
-from tradeideas.admin.router import router as admin_router
-from tradeideas.auth.router import router as auth_router
 from tradeideas.backup import ServerPresence
 from tradeideas.billing.gateway import Payments
-from tradeideas.billing.router import router as billing_router
-from tradeideas.chat.router import router as chat_router
 from tradeideas.core import metrics
 from tradeideas.core.deps import register_components
+from tradeideas.core.domain import Domain
 from tradeideas.core.drain import CountInFlight, Drain
 from tradeideas.core.errors import install_error_handlers
 from tradeideas.core.fastlane import check_fast_routes
@@ -26,43 +22,12 @@ from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import EVENTS_PATH, SERVER_SEND, AppEdge, CompressJSON, SecurityMiddleware
 from tradeideas.core.proxies import TrustedProxies
 from tradeideas.core.spa import mount_spa
-from tradeideas.desk.router import router as desk_router
+from tradeideas.domains import DOMAINS
 from tradeideas.ideas.pages import IdeaPages
-from tradeideas.ideas.router import fast as ideas_fast_router
-from tradeideas.ideas.router import router as ideas_router
-from tradeideas.ledger.router import files as proof_files_router
-from tradeideas.ledger.router import router as proof_router
-from tradeideas.media.router import files_router as media_files_router
-from tradeideas.media.router import router as media_router
-from tradeideas.notifications.router import router as notifications_router
-from tradeideas.prices.router import router as prices_router
-from tradeideas.profiles.router import router as profiles_router
-from tradeideas.push.router import router as push_router
-from tradeideas.realtime.router import router as realtime_router
 from tradeideas.realtime.schemas import document_events
 from tradeideas.realtime.shutdown import before_exit_signals
-from tradeideas.runtime import EVENTS, Runtime
+from tradeideas.runtime import Runtime
 from tradeideas.settings import Settings, get_settings
-from tradeideas.system.router import metrics_router
-from tradeideas.system.router import router as system_router
-from tradeideas.trackrecords.router import fast as track_records_fast_router
-from tradeideas.trackrecords.router import router as track_records_router
-
-# The composition root: every router, included in this order (FastAPI matches routes first to last, so the
-# busiest, the idea lists and the event stream, come first). A new domain adds its router here.
-ROUTERS = [ideas_fast_router, ideas_router, realtime_router, system_router, auth_router]
-ROUTERS += [chat_router, profiles_router, notifications_router]
-ROUTERS += [
-    media_router,
-    media_files_router,
-    push_router,
-    track_records_fast_router,
-    track_records_router,
-    desk_router,
-    prices_router,
-]
-ROUTERS += [admin_router, admin_links_router, proof_router, proof_files_router, metrics_router]
-ROUTERS += [billing_router]
 
 
 class TradeIdeasApp(FastAPI):
@@ -76,12 +41,15 @@ class TradeIdeasApp(FastAPI):
         await super().__call__(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, domains: Sequence[Domain] = DOMAINS) -> FastAPI:
     """The serving process: requests and event streams only. Background work (price checks, push delivery,
-    housekeeping) runs in `tradeideas worker` processes, which `tradeideas serve` supervises (decision 0110)."""
+    housekeeping) runs in `tradeideas worker` processes, which `tradeideas serve` supervises (decision 0110).
+
+    Its routes and events are those of `domains` (`tradeideas.domains.DOMAINS`, in their order); tests pass another
+    list to add a domain of their own."""
     settings = settings or get_settings()
     configure_logging(settings)
-    runtime = Runtime(settings, prune_events=False)
+    runtime = Runtime(settings, prune_events=False, domains=domains)
     db, broker, push = runtime.db, runtime.broker, runtime.push
     presence = ServerPresence(settings)  # `tradeideas restore` refuses to replace a database in use
     # On SIGTERM: not-ready at once, requests in flight finish, then the event streams end (decision 0160).
@@ -144,10 +112,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Kept for tests and operator scripts; application code reaches components through `core.deps`.
     app.state.settings, app.state.db, app.state.runtime = settings, db, runtime
     unexpected_error = install_error_handlers(app)
-    for router in ROUTERS:
-        app.include_router(router)
+    for domain in domains:
+        for router in domain.routers():
+            app.include_router(router)
     check_fast_routes(app)  # a route declared fast that no longer qualifies stops the app here, named
-    document_events(app, EVENTS)
+    document_events(app, runtime.events)
     mount_spa(app, settings.static_dir)
     # Added first, so it sits inside the security middleware (last added is outermost).
     app.add_middleware(CompressJSON)

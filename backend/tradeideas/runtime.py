@@ -19,21 +19,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.access import AccessRule
 from tradeideas.admin import service as admin_service
-from tradeideas.auth import events as auth_events
 from tradeideas.auth.cache import SessionCache
 from tradeideas.auth.events import LoginLockedOut, UserChanged
 from tradeideas.auth.models import Role
-from tradeideas.billing import events as billing_events
 from tradeideas.billing.cache import AccessCache
 from tradeideas.billing.events import AccessChanged, PlanChanged
-from tradeideas.chat import events as chat_events
 from tradeideas.chat import service as chat_service
 from tradeideas.chat.events import ChatMessageCreated, ChatMessageDeleted
 from tradeideas.core.clock import Clock
+from tradeideas.core.domain import Domain, events_of
 from tradeideas.core.events import EventBus, type_tag
 from tradeideas.core.leader import Leader
 from tradeideas.db import Database
 from tradeideas.desk import events as desk_events
+from tradeideas.domains import DOMAINS
 from tradeideas.housekeeping import Housekeeping
 from tradeideas.ideas import events as idea_events
 from tradeideas.ideas import service as ideas_service
@@ -48,9 +47,7 @@ from tradeideas.ideas.events import (
     IdeaWithdrawn,
 )
 from tradeideas.ledger import service as ledger
-from tradeideas.notifications import events as notification_events
 from tradeideas.notifications.events import NotificationSettingsChanged
-from tradeideas.prices import events as price_events
 from tradeideas.prices import service as price_checks
 from tradeideas.prices.events import IdeaPriceChecked, IdeaVerificationChanged
 from tradeideas.prices.poller import PricePoller
@@ -62,16 +59,8 @@ from tradeideas.system.router import PublicConfigCache
 from tradeideas.trackrecords import service as track_records
 from tradeideas.trackrecords.cache import FOLLOWERS, PARTS, VERIFIED, TrackRecordCache
 
-# Every event any domain publishes; the `/api/events` OpenAPI text documents their union.
-EVENTS = (
-    *idea_events.EVENTS,
-    *chat_events.EVENTS,
-    *auth_events.EVENTS,
-    *desk_events.EVENTS,
-    *notification_events.EVENTS,
-    *price_events.EVENTS,
-    *billing_events.EVENTS,
-)
+# Every event the app's domains publish (`domains.DOMAINS`); the `/api/events` OpenAPI text documents their union.
+EVENTS = events_of(DOMAINS)
 
 
 def subscribe(
@@ -177,9 +166,11 @@ def subscribe(
 class Runtime:
     """The long-lived components of one process, wired to each other's events. Nothing runs until started."""
 
-    def __init__(self, settings: Settings, *, prune_events: bool) -> None:
+    def __init__(self, settings: Settings, *, prune_events: bool, domains: Sequence[Domain] = DOMAINS) -> None:
         self.settings = settings
-        self.bus = EventBus(EVENTS)
+        self.domains = tuple(domains)
+        self.events = events_of(self.domains)
+        self.bus = EventBus(self.events)
         self.db = Database(settings, self.bus)
         # Old events are pruned by the background worker, not by a serving process.
         self.broker = Broker(self.db, settings, self.bus, prune_events=prune_events)
@@ -208,6 +199,9 @@ class Runtime:
             self.access,
             self.access_cache,
         )
+        for domain in self.domains:  # each domain's own subscriptions, after the wiring between domains
+            if domain.subscribe is not None:
+                domain.subscribe(self.bus, settings)
         broker.live_listeners.append(self._events_live_changed)
 
     def _events_live_changed(self, _live: bool) -> None:

@@ -48,5 +48,5 @@ def router_conventions(route_class: type[APIRoute]) -> dict[str, Any]:
 
 
 def api_router(**kwargs: Any) -> APIRouter:
-    """An `APIRouter` (same arguments) with the app's conventions; include it in `app.ROUTERS`."""
+    """An `APIRouter` (same arguments) with the app's conventions; list it in its domain's `domain.py`."""
     return APIRouter(**router_conventions(DocumentedRoute), **kwargs)
