@@ -133,6 +133,3 @@ def unverifiable(reason: str, detail: str | None = None) -> Progress:
     if detail is None:  # the levels' own faults read the same to both
         reason, detail = f"not possible, {reason}", reason
     return Progress(state="unverifiable", reason=reason, detail=detail)
-
-
-# ---------------------------------------------------------------- sides and levels

@@ -1,5 +1,6 @@
 """What the API and other domains read of the price checks: one idea's check and chart, many ideas' shown checks in
-one driver query, the price-checked figures of a track record, and the latest stored prices.
+one driver query, the price-checked figures of a track record, the latest stored prices, and the feeds' status as
+the leading process last wrote it (`/api/health`).
 """
 
 from collections.abc import Iterable, Sequence
@@ -13,8 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.models import AppMeta
 from tradeideas.db import DriverQuery, DriverReader, id_in
-
-# SIBLINGS
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.progress import GRANULARITY_SECONDS, Candle
 from tradeideas.prices.rows import BASE, CHART_LEAD, TWO_SIDED, to_epoch

@@ -9,8 +9,6 @@ from typing import Any
 
 from tradeideas.ideas.outcomes import Levels
 from tradeideas.prices import settlement
-
-# SIBLINGS
 from tradeideas.prices.feeds.binance import binance_symbol
 from tradeideas.prices.feeds.dukascopy import dukascopy_instrument
 from tradeideas.prices.feeds.oanda import oanda_instrument

@@ -17,8 +17,6 @@ from tradeideas.core.events import DomainEvent
 from tradeideas.db import utcnow
 from tradeideas.ideas.outcomes import CORRECTION_WINDOW
 from tradeideas.ideas.pricing import PricedIdea, ideas_to_price
-
-# SIBLINGS
 from tradeideas.prices.events import IdeaPriceChecked, IdeaVerificationChanged
 from tradeideas.prices.models import IdeaVerification
 from tradeideas.prices.progress import Plan, Progress, unverifiable
@@ -224,6 +222,3 @@ async def educator_outcome_changed(db: AsyncSession, idea_id: int, outcome: str 
         return
     row.educator_outcome = outcome
     await announce(db, row, settings)
-
-
-# ---------------------------------------------------------------- candles

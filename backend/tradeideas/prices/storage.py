@@ -15,8 +15,6 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.models import AppMeta
-
-# SIBLINGS
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.progress import DETAIL, GRANULARITY_SECONDS, Candle, Prices, Progress
 from tradeideas.prices.rows import DETAIL_KEEP, decimal_text, dump_progress, r_rounded, to_epoch
@@ -176,6 +174,3 @@ async def write_status(db: AsyncSession, report: dict[str, Any]) -> None:
         db.add(AppMeta(key=STATUS_KEY, value=value))
     elif row.value != value:
         row.value = value
-
-
-# ---------------------------------------------------------------- reads
