@@ -19,7 +19,7 @@ from tradeideas.billing.seed import DEMO_MEMBER_EMAIL, seed_billing
 from tradeideas.chat.models import ChatRoom
 from tradeideas.chat.seed import seed_sample_messages
 from tradeideas.core.models import AppMeta
-from tradeideas.desk.seed import seed_followers, seed_sample_journal
+from tradeideas.desk.seed import seed_customer_history_journal, seed_followers, seed_sample_journal
 from tradeideas.ideas.seed import seed_history, seed_sample_ideas, seed_setups
 from tradeideas.ledger.seed import record_unledgered_ideas
 from tradeideas.prices.seed import seed_price_candles
@@ -67,6 +67,7 @@ SAMPLE_SEEDERS: list[SampleSeeder] = [
     seed_track_records,
     seed_sample_journal,
     seed_followers,  # after the history: members who took some of its ideas
+    seed_customer_history_journal,  # after the history: the customer's own trades of some of its ideas
     seed_price_candles,  # after the ideas: a price path for each
 ]
 

@@ -1,6 +1,8 @@
 """The demo customer's journal: trades taken from sample ideas, two closed (a win and a loss) and one open,
-so a first run shows results in R and in the account currency beside each educator's outcome. And demo followers:
-members who journaled some of each educator's history ideas, so "taken" shows on ideas and records."""
+so a first run shows results in R and in the account currency beside each educator's outcome. With the demo history,
+the customer also took some completed history ideas and managed them their own way (out early, stopped with
+slippage, cut a loser), so once the price checks settle the journal shows what managing cost them (issue #42). And
+demo followers: members who journaled some of each educator's history ideas, so "taken" shows on ideas and records."""
 
 import random
 from datetime import timedelta
@@ -46,6 +48,61 @@ async def seed_sample_journal(db: AsyncSession, _settings: Settings, demo: DemoA
         entry.created_at = idea.created_at + timedelta(minutes=12)
         if entry.closed_at is not None and idea.closed_at is not None:
             entry.closed_at = idea.closed_at
+    await db.flush()
+
+
+# The demo customer's trades of history ideas: from each of the first educators, their newest completed ideas.
+MANAGED_EDUCATORS = 3
+MANAGED_PER_EDUCATOR = 3
+# Where the customer got out, in R from their fill at the idea's entry, in turn: winners taken early, at the
+# educator's target (None) or a little late; losers stopped with slippage or cut before the stop.
+WINNER_EXITS: tuple[float | None, ...] = (0.8, None, 1.2)
+LOSER_EXITS: tuple[float, ...] = (-1.1, -0.6)
+MANAGED_NOTES = {
+    "early": "Took profit early: the move stalled on my screen.",
+    "target": "Out where the educator closed.",
+    "late": "Held a little longer than the plan.",
+    "stopped": "Stopped out with some slippage.",
+    "cut": "Cut it before the stop: did not like the price action.",
+}
+
+
+async def seed_customer_history_journal(db: AsyncSession, settings: Settings, demo: DemoAccounts) -> None:
+    """The demo customer's closed trades of completed history ideas, each managed differently from the idea, so the
+    journal shows a management cost per entry and on average once the ideas' price checks settle (decision 0178).
+    Deterministic: the same ideas (each educator's newest completed ones) and exits in a fixed rotation."""
+    if not settings.demo_history or demo.customer_id is None:
+        return
+    wins = losses = 0
+    for educator_id in demo.educator_ids[:MANAGED_EDUCATORS]:
+        for idea_id in (await ideas.completed_ideas_of(db, educator_id))[-MANAGED_PER_EDUCATOR:]:
+            idea = await ideas.public_idea(db, idea_id)
+            entry, stop = level_number(idea.entry1), level_number(idea.invalidation_level)
+            if entry is None or stop is None or idea.closed_at is None:
+                continue
+            risk, sign = abs(entry - stop), 1 if idea.order_type == "BUY" else -1
+            if idea.status == "successful":
+                planned = WINNER_EXITS[wins % len(WINNER_EXITS)]
+                wins += 1
+                target = level_number({"exit2": idea.exit2, "exit3": idea.exit3}.get(idea.outcome or "", idea.exit1))
+                out = (target or entry) if planned is None else entry + sign * risk * planned
+                how = "target" if planned is None else ("early" if planned < 1 else "late")
+            else:
+                planned_loss = LOSER_EXITS[losses % len(LOSER_EXITS)]
+                losses += 1
+                out = entry + sign * risk * planned_loss
+                how = "stopped" if planned_loss <= -1 else "cut"
+            note = MANAGED_NOTES[how]
+            taken, _ = await take_idea(
+                db, demo.customer_id, JournalCreate(idea_id=idea.id, fill_price=idea.entry1, note=note)
+            )
+            await update_entry(
+                db, demo.customer_id, taken.id, JournalUpdate(exit_price=_typed(out, idea.entry1))
+            )
+            row = await db.get(JournalEntry, taken.id)
+            assert row is not None
+            row.created_at = idea.created_at + timedelta(minutes=7)
+            row.closed_at = idea.closed_at + timedelta(minutes=5)
     await db.flush()
 
 
