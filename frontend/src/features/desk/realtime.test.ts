@@ -24,6 +24,35 @@ describe("desk events", () => {
     expect(stale(deleted)).toBe(true);
   });
 
+  it("reloads the journal and its summary when the price check of an idea in it settles (issue #42)", () => {
+    const qc = withJournal([7]);
+    qc.setQueryData(deskKeys.journalSummary, { managementCost: { count: 0, averageCostR: null, interval95: null, bySetup: [] } });
+    const check = (state: string) =>
+      ({ type: "idea.verification", id: 7, educatorId: 1, verification: { state, outcome: "exit1", rMultiple: 2 } }) as unknown as RealtimeEvent;
+    // A step before the verdict changes nothing the journal shows.
+    dispatch(deskEventHandlers, qc, check("triggered"), CUSTOMER);
+    expect(stale(qc)).toBe(false);
+    expect(qc.getQueryState(deskKeys.journalSummary)?.isInvalidated).toBe(false);
+    dispatch(deskEventHandlers, qc, check("settled"), CUSTOMER);
+    expect(stale(qc)).toBe(true);
+    expect(qc.getQueryState(deskKeys.journalSummary)?.isInvalidated).toBe(true);
+  });
+
+  it("leaves the journal alone when an idea the customer did not take is checked", () => {
+    const qc = withJournal([7]);
+    const event = { type: "idea.verification", id: 8, educatorId: 1, verification: { state: "settled" } } as unknown as RealtimeEvent;
+    dispatch(deskEventHandlers, qc, event, CUSTOMER);
+    expect(stale(qc)).toBe(false);
+  });
+
+  it("reloads an entry that showed a settled check when that check changes again", () => {
+    const qc = new QueryClient();
+    qc.setQueryData(deskKeys.journal, { entries: [{ ideaId: 7, checkedRMultiple: 2 }] } as unknown as Journal);
+    const event = { type: "idea.verification", id: 7, educatorId: 1, verification: { state: "unverifiable" } } as unknown as RealtimeEvent;
+    dispatch(deskEventHandlers, qc, event, CUSTOMER);
+    expect(stale(qc)).toBe(true);
+  });
+
   it("leaves it alone for ideas the customer did not take (a publish makes no tab call the server)", () => {
     const qc = withJournal([7]);
     dispatch(deskEventHandlers, qc, { type: "idea.status", id: 8 } as RealtimeEvent, CUSTOMER);

@@ -32,6 +32,19 @@ describe("BySetup", () => {
     expect(dialog).toHaveTextContent("Old ceiling, new floor.");
   });
 
+  it("on phones, gives each setup a card with the called and price-checked figures as definition lists", async () => {
+    render(<BySetup setups={[BREAKOUT]} />);
+    const card = within(screen.getByRole("list", { name: "By setup" })).getByRole("listitem");
+    // Non-breaking spaces between figure and unit read as spaces here.
+    const figures = within(card).getAllByRole("definition").map((dd) => (dd.textContent ?? "").replace(/\s/g, " "));
+    expect(figures).toEqual(["3", "66.7 %", "+1.33 R", "2", "50 %", "+0.50 R"]);
+    expect(within(card).getAllByRole("term").map((dt) => dt.textContent)).toEqual(["Decided", "Win rate", "Expectancy", "Decided", "Win rate", "Expectancy"]);
+    expect(card).toHaveTextContent("95 % interval");
+    expect(card).toHaveTextContent("2 decided ideas: too few to judge");
+    await userEvent.setup().click(within(card).getByRole("button", { name: "About Breakout retest" }));
+    expect(await screen.findByRole("dialog", { name: "Breakout retest" })).toHaveTextContent("Old ceiling, new floor.");
+  });
+
   it("shows nothing for an educator without setups", () => {
     const { container } = render(<BySetup setups={[]} />);
     expect(container).toBeEmptyDOMElement();

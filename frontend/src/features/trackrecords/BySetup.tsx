@@ -44,7 +44,47 @@ function FiguresCells({ figures, last = false }: { figures: SetupFigures; last?:
   );
 }
 
-/** The record per setup: decided ideas, win rate and expectancy (with its interval) as called and as price-checked. */
+/** One side of a setup's figures on a phone: decided, win rate and expectancy as a definition list. */
+function FiguresList({ title, figures }: { title: string; figures: SetupFigures }) {
+  const dt = "text-muted";
+  const dd = "text-right font-mono text-fg";
+  return (
+    <div>
+      <p className="text-[11px] font-medium uppercase tracking-wide text-muted">{title}</p>
+      <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 text-xs">
+        <dt className={dt}>Decided</dt>
+        <dd className={dd}>{figures.decided}</dd>
+        <dt className={dt}>Win rate</dt>
+        <dd className={dd}>{formatWinRate(figures.winRate)}</dd>
+        <dt className={dt}>Expectancy</dt>
+        <dd className={cn(dd, rTone(figures.expectancyR))}>{formatR(figures.expectancyR)}</dd>
+      </dl>
+      {figures.expectancyInterval95 ? <p className="mt-1 text-[11px] text-muted">{interval(figures)}</p> : null}
+      {figures.sampleSizeNote ? <p className="text-[11px] text-muted">{figures.sampleSizeNote}</p> : null}
+    </div>
+  );
+}
+
+/** On a phone the seven columns would scroll sideways: each setup is a card of its own, the calls beside the
+ * price checks. */
+function SetupCards({ setups }: { setups: SetupRecord[] }) {
+  return (
+    <ul aria-labelledby="by-setup-heading" className="space-y-2 md:hidden">
+      {setups.map((setup) => (
+        <li key={setup.setupId} className="rounded-md border border-line p-3">
+          <SetupDescription setup={setup} />
+          <div className="mt-1 grid grid-cols-2 gap-3">
+            <FiguresList title="Educator's calls" figures={setup} />
+            <FiguresList title="Price-checked" figures={setup.priceChecked} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The record per setup: decided ideas, win rate and expectancy (with its interval) as called and as price-checked.
+ * A table from tablet widths up, a card per setup on phones (only one of them is displayed, and so read). */
 export function BySetup({ setups }: { setups: SetupRecord[] }) {
   if (setups.length === 0) return null;
   const th = "py-2 pr-2 text-right align-bottom font-medium sm:pr-3";
@@ -53,8 +93,9 @@ export function BySetup({ setups }: { setups: SetupRecord[] }) {
       <h3 id="by-setup-heading" className="text-sm font-semibold text-fg">
         By setup
       </h3>
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-xs sm:text-sm">
+      <SetupCards setups={setups} />
+      <div className="hidden overflow-x-auto md:block">
+        <table aria-labelledby="by-setup-heading" className="w-full text-left text-xs sm:text-sm">
           <thead className="text-[11px] uppercase tracking-wide text-muted sm:text-xs">
             <tr>
               <th scope="col" rowSpan={2} className="py-2 pr-2 align-bottom font-medium sm:pr-3">
