@@ -72,6 +72,9 @@ async def test_the_demo_customers_journal_shows_what_managing_cost_them(
     try:
         journal = (await customer.get("/api/me/journal")).json()["entries"]
         costed = [e for e in journal if e["managementCostR"] is not None]
+        # One entry per idea: the history trades skip the idea the sample journal took.
+        linked = [e["ideaId"] for e in journal]
+        assert len(linked) == len(set(linked))
         # Nine history trades (three from each of three educators): only ideas the check settled with a trade count.
         assert len(costed) >= 4, [(e["pair"], e["checkedRMultiple"], e["rMultiple"]) for e in journal]
         for e in costed:
@@ -89,8 +92,7 @@ async def test_the_demo_customers_journal_shows_what_managing_cost_them(
         assert summary["averageCostR"] == pytest.approx(average, abs=0.006) and summary["averageCostR"] != 0
         low, high = summary["interval95"]
         assert low < summary["averageCostR"] < high
-        assert len(summary["bySetup"]) >= 2 and all(s["setupName"] for s in summary["bySetup"])
+        assert len(summary["bySetup"]) >= 2 and all(s["setupName"] and s["educatorName"] for s in summary["bySetup"])
         assert sum(s["count"] for s in summary["bySetup"]) == len(costed)
     finally:
         await customer.aclose()
-

@@ -106,6 +106,7 @@ async def test_each_entry_and_the_summary_show_what_managing_cost_the_member(
 
     r = await customer.get("/api/me/journal/summary")
     assert r.status_code == 200, r.text
+    educator = shown["educatorName"]
     # Costs 1.20, 0.00 and -0.50: mean 0.7 / 3 = 0.2333; s = sqrt(1.526667 / 2) = 0.873689; t(0.975, 2) = 4.302653;
     # half width 4.302653 x 0.873689 / sqrt(3) = 2.170366: [-1.94, 2.40].
     assert r.json()["managementCost"] == {
@@ -113,8 +114,20 @@ async def test_each_entry_and_the_summary_show_what_managing_cost_the_member(
         "averageCostR": 0.23,
         "interval95": [-1.94, 2.4],
         "bySetup": [
-            {"setupId": breakout, "setupName": "Breakout retest (cost test)", "count": 2, "averageCostR": 0.6},
-            {"setupId": pullback, "setupName": "Trend pullback (cost test)", "count": 1, "averageCostR": -0.5},
+            {
+                "setupId": breakout,
+                "setupName": "Breakout retest (cost test)",
+                "educatorName": educator,
+                "count": 2,
+                "averageCostR": 0.6,
+            },
+            {
+                "setupId": pullback,
+                "setupName": "Trend pullback (cost test)",
+                "educatorName": educator,
+                "count": 1,
+                "averageCostR": -0.5,
+            },
         ],
     }
     # The other member: +2.00 R made, -1.00 R taken, one trade (no interval from one).

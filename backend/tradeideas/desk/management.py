@@ -17,6 +17,8 @@ class CostedEntry(NamedTuple):
     cost_r: float
     setup_id: int | None
     setup_name: str | None
+    # The entry's educator (copied when taken): setups of different educators may share a name.
+    educator_name: str
 
 
 def management_cost_r(own_r: float | None, checked_r: float | None) -> float | None:
@@ -37,12 +39,15 @@ def mean_interval95(values: list[float]) -> list[float] | None:
     return [rounded_r(mean - half), rounded_r(mean + half)]
 
 
-def by_setup(entries: Iterable[CostedEntry]) -> list[tuple[int | None, str | None, int, float]]:
-    """(setup id, name, count, average cost) per setup, the costliest first; ideas without a setup share one row."""
-    groups: dict[int | None, tuple[str | None, list[float]]] = {}
+def by_setup(entries: Iterable[CostedEntry]) -> list[tuple[int | None, str | None, str | None, int, float]]:
+    """(setup id, name, its educator, count, average cost) per setup, the costliest first; ideas without a setup
+    share one row (no educator: they may come from several)."""
+    groups: dict[int | None, tuple[str | None, str | None, list[float]]] = {}
     for entry in entries:
-        groups.setdefault(entry.setup_id, (entry.setup_name, []))[1].append(entry.cost_r)
+        educator = None if entry.setup_id is None else entry.educator_name
+        groups.setdefault(entry.setup_id, (entry.setup_name, educator, []))[2].append(entry.cost_r)
     rows = [
-        (setup_id, name, len(costs), rounded_r(sum(costs) / len(costs))) for setup_id, (name, costs) in groups.items()
+        (setup_id, name, educator, len(costs), rounded_r(sum(costs) / len(costs)))
+        for setup_id, (name, educator, costs) in groups.items()
     ]
-    return sorted(rows, key=lambda row: (-row[3], row[1] or ""))
+    return sorted(rows, key=lambda row: (-row[4], row[1] or "", row[2] or ""))

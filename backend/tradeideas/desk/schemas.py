@@ -231,6 +231,9 @@ class JournalOut(CamelModel):
 class SetupCost(CamelModel):
     setup_id: int | None = Field(description="null: ideas that name no setup")
     setup_name: str | None
+    educator_name: str | None = Field(
+        description="Whose setup it is (setups of different educators may share a name); null with setupId"
+    )
     count: int
     average_cost_r: float
 

@@ -7,6 +7,7 @@ demo followers: members who journaled some of each educator's history ideas, so 
 import random
 from datetime import timedelta
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.auth.schemas import DemoAccounts
@@ -61,7 +62,7 @@ LOSER_EXITS: tuple[float, ...] = (-1.1, -0.6)
 MANAGED_NOTES = {
     "early": "Took profit early: the move stalled on my screen.",
     "target": "Out where the educator closed.",
-    "late": "Held a little longer than the plan.",
+    "trailed": "Trailed my stop and got taken out before the target.",
     "stopped": "Stopped out with some slippage.",
     "cut": "Cut it before the stop: did not like the price action.",
 }
@@ -74,8 +75,13 @@ async def seed_customer_history_journal(db: AsyncSession, settings: Settings, de
     if not settings.demo_history or demo.customer_id is None:
         return
     wins = losses = 0
+    # The sample journal may have taken the newest history idea already: one entry per idea here.
+    taken_before = set(
+        (await db.execute(select(JournalEntry.idea_id).where(JournalEntry.user_id == demo.customer_id))).scalars()
+    )
     for educator_id in demo.educator_ids[:MANAGED_EDUCATORS]:
-        for idea_id in (await ideas.completed_ideas_of(db, educator_id))[-MANAGED_PER_EDUCATOR:]:
+        history = [i for i in await ideas.completed_ideas_of(db, educator_id) if i not in taken_before]
+        for idea_id in history[-MANAGED_PER_EDUCATOR:]:
             idea = await ideas.public_idea(db, idea_id)
             entry, stop = level_number(idea.entry1), level_number(idea.invalidation_level)
             if entry is None or stop is None or idea.closed_at is None:
@@ -86,7 +92,7 @@ async def seed_customer_history_journal(db: AsyncSession, settings: Settings, de
                 wins += 1
                 target = level_number({"exit2": idea.exit2, "exit3": idea.exit3}.get(idea.outcome or "", idea.exit1))
                 out = (target or entry) if planned is None else entry + sign * risk * planned
-                how = "target" if planned is None else ("early" if planned < 1 else "late")
+                how = "target" if planned is None else ("early" if planned < 1 else "trailed")
             else:
                 planned_loss = LOSER_EXITS[losses % len(LOSER_EXITS)]
                 losses += 1
@@ -96,9 +102,7 @@ async def seed_customer_history_journal(db: AsyncSession, settings: Settings, de
             taken, _ = await take_idea(
                 db, demo.customer_id, JournalCreate(idea_id=idea.id, fill_price=idea.entry1, note=note)
             )
-            await update_entry(
-                db, demo.customer_id, taken.id, JournalUpdate(exit_price=_typed(out, idea.entry1))
-            )
+            await update_entry(db, demo.customer_id, taken.id, JournalUpdate(exit_price=_typed(out, idea.entry1)))
             row = await db.get(JournalEntry, taken.id)
             assert row is not None
             row.created_at = idea.created_at + timedelta(minutes=7)

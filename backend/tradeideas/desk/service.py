@@ -219,7 +219,7 @@ async def journal_summary(db: AsyncSession, user_id: int) -> JournalSummaryOut:
         cost = management_cost_r(own, checked.get(entry.idea_id)) if entry.idea_id is not None else None
         if cost is not None and entry.idea_id is not None:
             setup_id, name = setups.get(entry.idea_id, (None, None))
-            costed.append(CostedEntry(cost, setup_id, name))
+            costed.append(CostedEntry(cost, setup_id, name, entry.educator_name))
     costs = [c.cost_r for c in costed]
     return JournalSummaryOut(
         management_cost=ManagementCost(
@@ -227,8 +227,10 @@ async def journal_summary(db: AsyncSession, user_id: int) -> JournalSummaryOut:
             average_cost_r=rounded_r(sum(costs) / len(costs)) if costs else None,
             interval95=mean_interval95(costs),
             by_setup=[
-                SetupCost(setup_id=setup_id, setup_name=name, count=count, average_cost_r=average_cost)
-                for setup_id, name, count, average_cost in by_setup(costed)
+                SetupCost(
+                    setup_id=setup_id, setup_name=name, educator_name=educator, count=count, average_cost_r=average_cost
+                )
+                for setup_id, name, educator, count, average_cost in by_setup(costed)
             ],
         )
     )

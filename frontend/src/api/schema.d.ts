@@ -4186,6 +4186,11 @@ export interface components {
             /** Count */
             count: number;
             /**
+             * Educatorname
+             * @description Whose setup it is (setups of different educators may share a name); null with setupId
+             */
+            educatorName: string | null;
+            /**
              * Setupid
              * @description null: ideas that name no setup
              */

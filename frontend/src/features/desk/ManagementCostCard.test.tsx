@@ -21,8 +21,9 @@ describe("what managing cost you", () => {
           averageCostR: 0.23,
           interval95: [-1.94, 2.4],
           bySetup: [
-            { setupId: 4, setupName: "Breakout retest", count: 2, averageCostR: 0.6 },
-            { setupId: null, setupName: null, count: 1, averageCostR: -0.5 },
+            { setupId: 4, setupName: "Breakout retest", educatorName: "Alex Morgan", count: 2, averageCostR: 0.6 },
+            { setupId: 9, setupName: "Breakout retest", educatorName: "Sofia Reyes", count: 1, averageCostR: 0.1 },
+            { setupId: null, setupName: null, educatorName: null, count: 1, averageCostR: -0.5 },
           ],
         }}
       />,
@@ -32,7 +33,9 @@ describe("what managing cost you", () => {
     expect(plain(screen.getByText("95 % interval").nextSibling?.textContent ?? "")).toBe("-1.94 R to +2.40 R");
     expect(screen.getByText(/Over 3 trades/)).toBeInTheDocument();
     const table = screen.getByRole("table", { name: "What managing cost you" });
-    const breakout = within(table).getByRole("row", { name: /Breakout retest/ });
+    // Two educators' setups of the same name: each row says whose it is.
+    const breakout = within(table).getByRole("row", { name: /Breakout retest Alex Morgan/ });
+    expect(within(table).getByRole("row", { name: /Breakout retest Sofia Reyes/ })).toHaveTextContent("+0.10");
     expect(within(breakout).getByRole("cell", { name: "2" })).toBeInTheDocument();
     expect(within(breakout).getByRole("cell", { name: "+0.60 R" })).toBeInTheDocument();
     const none = within(table).getByRole("row", { name: /No setup/ });

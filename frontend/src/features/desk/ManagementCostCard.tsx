@@ -41,11 +41,13 @@ export function ManagementCostCard({ cost }: { cost: ManagementCost }) {
           <tbody>
             {cost.bySetup.map((s) => (
               <tr key={s.setupId ?? "none"}>
-                <th scope="row" className="text-left font-normal text-fg">
-                  {s.setupName ?? "No setup"}
+                <th scope="row" className="py-0.5 pr-2 text-left font-normal text-fg">
+                  {s.setupName ?? "No setup"}{" "}
+                  {/* Setups of different educators may share a name: whose it is, under it. */}
+                  {s.educatorName ? <span className="block text-xs text-muted">{s.educatorName}</span> : null}
                 </th>
-                <td className="font-mono">{s.count}</td>
-                <td className="font-mono">{formatR(s.averageCostR)}</td>
+                <td className="align-top font-mono">{s.count}</td>
+                <td className="align-top font-mono">{formatR(s.averageCostR)}</td>
               </tr>
             ))}
           </tbody>
