@@ -2,7 +2,8 @@
 on a managed trade, "You took +0.80 R; the idea made +2.00 R: managing cost you 1.20 R" and, in the summary, the
 average cost per trade with its 95 % interval, the number of trades and the setups it comes from (at 390 px and
 1366 px, axe clean). Then a trade they closed before its idea's price check settled gets its cost while the journal
-stays open: the check settles (from a local feed speaking the Binance protocol) and the journal reloads itself."""
+stays open: the check settles (from a local feed speaking the Binance protocol) and the journal reloads itself. And
+the record's "By setup" figures are a card per setup on a phone, a table on a desktop."""
 
 import os
 import re
@@ -198,5 +199,37 @@ def test_the_journal_shows_the_cost_when_the_price_check_settles_without_a_reloa
         sentence = "You took +0.40\u00a0R; the idea made +1.00\u00a0R: managing cost you 0.60\u00a0R"
         expect(entry.get_by_text(sentence, exact=True)).to_be_visible(timeout=30_000)
         expect(count).to_have_text(f"Over {before['count'] + 1} trades: the idea's price-checked R minus yours.")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("viewport", WIDTHS)
+def test_the_records_by_setup_figures_fit_a_phone_and_stay_a_table_on_desktop(
+    browser: Browser, server: str, viewport: dict[str, int]
+) -> None:
+    """On a phone each setup is a card (its figures as called and as price-checked, no sideways scrolling); from
+    tablet widths up the seven columns are a table."""
+    ctx = browser.new_context(base_url=server, viewport=viewport, bypass_csp=True)  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        login(page, CUSTOMER)
+        page.goto("/customer/educators/alex-morgan")
+        section = page.get_by_role("region", name="By setup")
+        expect(section).to_be_visible(timeout=20_000)
+        cards, table = section.get_by_role("list", name="By setup"), section.get_by_role("table", name="By setup")
+        if viewport["width"] < 768:
+            expect(table).to_be_hidden()
+            card = cards.get_by_role("listitem").first
+            expect(card.get_by_role("button", name=re.compile("^About "))).to_be_visible()
+            expect(card.get_by_text("Educator's calls")).to_be_visible()
+            expect(card.get_by_text("Price-checked")).to_be_visible()
+            expect(card.get_by_role("term")).to_have_count(6)
+            box = card.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= viewport["width"]
+        else:
+            expect(cards).to_be_hidden()
+            expect(table.get_by_role("columnheader", name="Win rate")).to_have_count(2)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert axe_findings(page) == []
     finally:
         ctx.close()
