@@ -105,12 +105,12 @@ export default defineConfig(({ mode }) => ({
             // feature's event handlers), with the small modules it shares with screens: one file instead of
             // five.
             { name: "SignedIn", test: /src[\\/]app[\\/]SignedIn\.tsx$/, priority: 2 },
-            // A customer's market page and the desk on its cards, with the small modules they share with
-            // other screens (the idea card, the list states, the counts, the journal): one file instead
-            // of nine, the most common first screen. Other screens that use those modules load it too.
+            // A customer's market page, the desk on its cards and the notification settings in its header,
+            // with the small modules they share with other screens (the idea card, the list states, the
+            // counts, the journal): one file instead of nine, the most common first screen. Other screens that use those modules load it too.
             // (Both groups keep their screen's name: e2e/test_quality reads file names to check that
             // customers never download educator screens.)
-            { name: "MarketDashboardPage", test: /src[\\/]features[\\/](ideas[\\/]list[\\/]MarketDashboardPage|desk[\\/]DeskExtras)\.tsx$/, priority: 1 },
+            { name: "MarketDashboardPage", test: /src[\\/]features[\\/](ideas[\\/]list[\\/]MarketDashboardPage|desk[\\/]DeskExtras|notifications[\\/]NotificationSettingsDialog)\.tsx$/, priority: 1 },
           ],
         },
       },

@@ -4,7 +4,7 @@ import { removeReactionMutationOptions } from "../features/chat/useRemoveReactio
 import { createJournalEntryMutationOptions } from "../features/desk/useCreateJournalEntry";
 import { updateJournalEntryMutationOptions } from "../features/desk/useUpdateJournalEntry";
 import { updateRiskSettingsMutationOptions } from "../features/desk/useUpdateRiskSettings";
-import { updateNotificationSettingsMutationOptions } from "../features/ideas/api/useUpdateNotificationSettings";
+import { updateNotificationSettingsMutationOptions } from "../features/notifications/useUpdateNotificationSettings";
 
 /** Every kept write runs in this one queue, so they reach the server in the order they were made. */
 export const OFFLINE_WRITES_SCOPE = { id: "offline-writes" };

@@ -11,6 +11,7 @@ import { maybeSignedIn } from "../features/auth/signedInHint";
 import { activeIdeasQueryOptions } from "../features/ideas/api/useActiveIdeas";
 import { usePrefetchQuery, type QueryClient } from "@tanstack/react-query";
 import { unseenCountsQueryOptions } from "../features/ideas/api/useUnseenCounts";
+import { useNotificationSettings } from "../features/notifications/useNotificationSettings";
 import { RedirectSignedIn, RequireAdmin, RequireAuth, RequireEducator, loadSignedIn } from "./guards";
 import { loadCustomerExtras } from "./ideaExtras";
 import { persister } from "./persist";
@@ -40,7 +41,22 @@ const EducatorChatPage = page(() => import("../features/chat/EducatorChatPage"),
 const EducatorDashboardPage = page(() => import("../features/ideas/educator/EducatorDashboardPage"), "EducatorDashboardPage");
 const HistoryPage = page(() => import("../features/ideas/list/HistoryPage"), "HistoryPage");
 const loadMarketChooser = () => import("../features/ideas/list/MarketChooserPage");
-const loadMarketDashboard = () => import("../features/ideas/list/MarketDashboardPage");
+/**
+ * A market's page with, for a customer, the notification settings (features/notifications) in its header: both
+ * features' code is asked for together, so the header is drawn whole in the page's first paint.
+ */
+const loadMarketDashboard = async () => {
+  const [{ MarketDashboardPage }, { NotificationSettingsDialog }] = await Promise.all([
+    import("../features/ideas/list/MarketDashboardPage"),
+    import("../features/notifications/NotificationSettingsDialog"),
+  ]);
+  const notificationSettings = <NotificationSettingsDialog />;
+  return {
+    MarketDashboardPage: (props: SessionProps & { market: Market }) => (
+      <MarketDashboardPage {...props} notificationSettings={props.user.role === "customer" ? notificationSettings : null} />
+    ),
+  };
+};
 const MarketChooserPage = page(loadMarketChooser, "MarketChooserPage");
 const MarketDashboardPage = page(loadMarketDashboard, "MarketDashboardPage");
 const IdeaPage = page(() => import("../features/ideas/list/IdeaPage"), "IdeaPage");
@@ -99,8 +115,8 @@ const TYPE_TITLE: Record<IdeaType, string> = { leverage: "Leverage", exchange: "
 
 const title = (text: string): RouteHandle => ({ title: text });
 /**
- * The market chooser, with a customer's unseen counts asked for at once (beside the screen's code), so the badges
- * arrive with the cards instead of a round trip after them.
+ * The market chooser, with a customer's unseen counts and notification settings asked for at once (beside the
+ * screen's code), so the badges arrive with the cards instead of a round trip after them.
  */
 function MarketChooserRoute() {
   const { data: user } = useCurrentUser();
@@ -108,7 +124,9 @@ function MarketChooserRoute() {
 }
 function CustomerChooser() {
   usePrefetchQuery(unseenCountsQueryOptions);
-  return <WithSession>{(s) => <MarketChooserPage {...s} />}</WithSession>;
+  // A market switched off in the notification settings says so on its card (and shows no count).
+  const settings = useNotificationSettings();
+  return <WithSession>{(s) => <MarketChooserPage {...s} notified={settings.data} />}</WithSession>;
 }
 const marketChooser = <MarketChooserRoute />;
 /** The educator dashboard with the profile dialog mounted on its nav's profile button. */

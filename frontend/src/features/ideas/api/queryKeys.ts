@@ -1,3 +1,4 @@
+import { ideasKey, unseenCountsKey } from "../../../lib/notificationSettings";
 import type { IdeaType, Market } from "../../../lib/session";
 
 /** Query keys of the ideas feature (its realtime handlers write server events into the same entries). */
@@ -13,8 +14,9 @@ export interface IdeaFilters {
   limit?: number;
 }
 
-/** Every query of the ideas feature starts with this, so a mutation can refresh them all. */
-export const ideasKey = ["ideas"] as const;
+/** Every query of the ideas feature starts with `ideasKey`, so a mutation can refresh them all. It and the unseen counts
+ * key are defined in lib/notificationSettings.ts: a change of the notification settings refreshes both. */
+export { ideasKey, unseenCountsKey };
 
 export const ideaKeys = {
   all: ideasKey,
@@ -29,8 +31,6 @@ export const ideaKeys = {
   candles: (id: number) => ["ideas", "candles", id] as const,
 };
 
-export const unseenCountsKey = ["me", "unseen-counts"] as const;
-export const notificationSettingsKey = ["me", "notification-settings"] as const;
 
 /** An educator's setups: the caller's own list (profile, idea form) and any educator's (their cards and record). */
 export const setupsKey = ["setups"] as const;

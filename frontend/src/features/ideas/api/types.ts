@@ -6,7 +6,6 @@ export type IdeaCreate = Schemas["IdeaCreate"];
 export type IdeaUpdate = Schemas["IdeaUpdate"];
 export type Revision = Schemas["RevisionOut"];
 export type UnseenCounts = Schemas["UnseenCounts"];
-export type NotificationSettings = Schemas["NotificationSettings"];
 export type MediaOut = Schemas["MediaOut"];
 export type Setup = Schemas["SetupOut"];
 export type SetupCreate = Schemas["SetupCreate"];
@@ -14,4 +13,4 @@ export type SetupUpdate = Schemas["SetupUpdate"];
 export type LessonIn = Schemas["LessonIn"];
 
 /** Every query of this feature starts with one of these. */
-export { ideaKeys, ideasKey, notificationSettingsKey, setupKeys, setupsKey, unseenCountsKey, type IdeaFilters } from "./queryKeys";
+export { ideaKeys, ideasKey, setupKeys, setupsKey, unseenCountsKey, type IdeaFilters } from "./queryKeys";

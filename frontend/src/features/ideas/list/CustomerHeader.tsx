@@ -1,10 +1,10 @@
 import { CreditCard, History, LayoutGrid, MessageSquare, NotebookPen, UserRound, Users } from "lucide-react";
+import type { ReactNode } from "react";
 import { NavLink } from "react-router";
 import { cn } from "../../../components/cn";
 import { PageHeader } from "../../../components/PageHeader";
 import { useWhenIdle } from "../../../lib/whenIdle";
 import type { Market } from "../../../lib/session";
-import { NotificationSettingsDialog } from "./NotificationSettingsDialog";
 import { UnseenBell } from "./UnseenBell";
 import { useUnseenCounts } from "../api/useUnseenCounts";
 
@@ -29,9 +29,12 @@ export function CustomerHeader({
   onLogout,
   loggingOut,
   isCustomer = true,
+  notificationSettings,
 }: {
   /** Customers get the unseen-ideas bell and the notification settings. */
   isCustomer?: boolean;
+  /** The notification settings' button and dialog (features/notifications), passed in by the app. */
+  notificationSettings?: ReactNode;
   appName: string;
   market: Market;
   onLogout: () => void;
@@ -68,7 +71,7 @@ export function CustomerHeader({
         isCustomer ? (
           <>
             <CountingBell />
-            <NotificationSettingsDialog />
+            {notificationSettings}
           </>
         ) : null
       }

@@ -8,7 +8,6 @@ import { ExternalLink } from "../../../components/ExternalLink";
 import type { Market, SessionProps } from "../../../lib/session";
 import { activeIdeasQueryOptions } from "../api/useActiveIdeas";
 import { useMarkSeen } from "../api/useMarkSeen";
-import { useNotificationSettings } from "../api/useNotificationSettings";
 import { UnseenBell } from "./UnseenBell";
 import { useUnseenCounts } from "../api/useUnseenCounts";
 import { PageHeader } from "../../../components/PageHeader";
@@ -32,11 +31,20 @@ const markets = [
   },
 ] as const;
 
-export function MarketChooserPage({ user, config, onLogout, loggingOut }: SessionProps) {
+export function MarketChooserPage({
+  user,
+  config,
+  onLogout,
+  loggingOut,
+  notified,
+}: SessionProps & {
+  /** Which markets a customer is notified about (their notification settings, features/notifications), passed in by
+   * the app; a market switched off says "Notifications Off" and shows no count. */
+  notified?: Record<Market, boolean>;
+}) {
   const isCustomer = user.role === "customer";
   const queryClient = useQueryClient();
   const unseen = useUnseenCounts(isCustomer);
-  const settings = useNotificationSettings(isCustomer);
   const markSeen = useMarkSeen();
 
   /** Load the market's ideas first (so their NEW tags show once), then mark the whole market seen. */
@@ -80,7 +88,7 @@ export function MarketChooserPage({ user, config, onLogout, loggingOut }: Sessio
           {markets.map((m) => {
             const Icon = m.icon;
             const count = unseen.data?.[m.market] ?? 0;
-            const off = settings.data ? !settings.data[m.market] : false;
+            const off = notified ? !notified[m.market] : false;
             return (
               <Link
                 key={m.to}

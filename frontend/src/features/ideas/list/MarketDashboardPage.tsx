@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { BellRing, LineChart } from "lucide-react";
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Carousel } from "../../../components/Carousel";
 import { cn } from "../../../components/cn";
 import { Disclaimer } from "../../../components/Disclaimer";
@@ -64,11 +64,22 @@ function useSeenBatcher() {
   );
 }
 
-export function MarketDashboardPage({ config, user, onLogout, loggingOut, market }: SessionProps & { market: Market }) {
+export function MarketDashboardPage({
+  config,
+  user,
+  onLogout,
+  loggingOut,
+  market,
+  notificationSettings,
+}: SessionProps & {
+  market: Market;
+  /** A customer's notification settings button and dialog (features/notifications), composed by the app. */
+  notificationSettings?: ReactNode;
+}) {
   const label = MARKET_LABEL[market];
   const isCustomer = user.role === "customer";
   // The unseen counts and the notification settings (which make a new idea's NEW tag and count known from
-  // its event, without a request) are loaded by the header's bell and settings dialog, not here: their
+  // its event, without a request) are loaded by the header's bell and the settings dialog the app passes, not here: their
   // answers then re-render those alone, not the page and its carousel.
   const ideas = useQuery({ ...activeIdeasQueryOptions(market), select: (page) => unseenFirst(page.items) });
   const list = useMemo(() => ideas.data ?? NO_IDEAS, [ideas.data]);
@@ -93,7 +104,14 @@ export function MarketDashboardPage({ config, user, onLogout, loggingOut, market
 
   return (
     <div className="flex min-h-dvh flex-col bg-surface">
-      <CustomerHeader appName={config.appName} market={market} onLogout={onLogout} loggingOut={loggingOut} isCustomer={isCustomer} />
+      <CustomerHeader
+        appName={config.appName}
+        market={market}
+        onLogout={onLogout}
+        loggingOut={loggingOut}
+        isCustomer={isCustomer}
+        notificationSettings={notificationSettings}
+      />
       {/* While the cards are on their way the page keeps a screen's height, so the footer does not jump down when they arrive. */}
       <main className={cn("mx-auto w-full max-w-6xl flex-1 px-4 py-8", loading && "min-h-dvh")}>
         <h1 className="text-2xl font-bold text-fg">{label} Trade Ideas</h1>

@@ -1,7 +1,8 @@
 import { QueryClient, QueryObserver, type InfiniteData } from "@tanstack/react-query";
 import { describe, expect, it, vi } from "vitest";
 import { dispatch, type RealtimeEvent, type Viewer } from "../../../lib/realtime";
-import { ideaKeys, notificationSettingsKey, unseenCountsKey } from "../api/queryKeys";
+import { notificationSettingsKey } from "../../../lib/notificationSettings";
+import { ideaKeys, unseenCountsKey } from "../api/queryKeys";
 import { ideaEventHandlers, ideaMatches, upsertIdeaInList, upsertIdeaInPages } from "./realtime";
 import type { Idea, IdeaPage } from "../api/types";
 

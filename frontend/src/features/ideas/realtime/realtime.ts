@@ -1,8 +1,9 @@
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { insertAt } from "../../../lib/pages";
 import { reloadFromEvent, updateFromEvent, type EventHandlers, type EventOf, type Viewer } from "../../../lib/realtime";
-import { ideaKeys, ideasKey, notificationSettingsKey, setupKeys, unseenCountsKey, type IdeaFilters } from "../api/queryKeys";
-import type { Idea, IdeaPage, NotificationSettings, UnseenCounts } from "../api/types";
+import { notificationSettingsKey, notifiedAbout, type NotificationSettings } from "../../../lib/notificationSettings";
+import { ideaKeys, ideasKey, setupKeys, unseenCountsKey, type IdeaFilters } from "../api/queryKeys";
+import type { Idea, IdeaPage, UnseenCounts } from "../api/types";
 import type { InfiniteData } from "@tanstack/react-query";
 
 /**
@@ -123,12 +124,6 @@ function addUnseen(queryClient: QueryClient, market: Idea["market"], delta: numb
   });
 }
 
-/** Whether a customer hears of this market and educator, or undefined while the settings are not loaded. */
-function notifiedAbout(queryClient: QueryClient, market: Idea["market"], educatorId: number): boolean | undefined {
-  const settings = queryClient.getQueryData<NotificationSettings>(notificationSettingsKey);
-  if (settings === undefined) return undefined;
-  return settings[market] && settings.educators?.[String(educatorId)] !== false;
-}
 
 /** An idea left the unseen set (completed or deleted): a NEW one lowers the count; unknown ones ask the server. */
 function leftUnseen(queryClient: QueryClient, viewer: Viewer, ideaId: number, market: Idea["market"]) {
@@ -150,7 +145,8 @@ function created(queryClient: QueryClient, event: EventOf<"idea.created">, viewe
     eachIdeaQuery(queryClient, idea, idea.id);
     return;
   }
-  const notified = notifiedAbout(queryClient, idea.market, idea.educatorId);
+  // The notification settings (features/notifications) are read from the cache they share (lib/notificationSettings).
+  const notified = notifiedAbout(queryClient.getQueryData<NotificationSettings>(notificationSettingsKey), idea.market, idea.educatorId);
   const isNew = !idea.completed && notified !== false;
   eachIdeaQuery(queryClient, { ...idea, isNew }, idea.id);
   if (notified === undefined) reloadFromEvent(queryClient, unseenCountsKey);

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../api/client";
-import { unwrap } from "../../../api/errors";
+import { api } from "../../api/client";
+import { unwrap } from "../../api/errors";
 
 /** GET /api/users/educators, reduced to id -> display name (for the notification switches). */
 export const educatorNamesQueryOptions = queryOptions({

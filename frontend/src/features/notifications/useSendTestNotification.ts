@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { api } from "../../../api/client";
-import { unwrap } from "../../../api/errors";
+import { api } from "../../api/client";
+import { unwrap } from "../../api/errors";
 
 /** POST /api/push/test-notification: a test push to this customer's own subscriptions, with the outcome. */
 export function useSendTestNotification() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { api } from "../../../api/client";
-import { unwrap } from "../../../api/errors";
-import { ideasKey, notificationSettingsKey, unseenCountsKey, type NotificationSettings } from "./types";
+import { api } from "../../api/client";
+import { unwrap } from "../../api/errors";
+import { ideasKey, notificationSettingsKey, unseenCountsKey, type NotificationSettings } from "../../lib/notificationSettings";
 
 export const updateNotificationSettingsKey = ["me", "notification-settings", "update"] as const;
 
@@ -14,7 +14,7 @@ export function updateNotificationSettingsMutationOptions(queryClient: QueryClie
     onSuccess: (settings: NotificationSettings) => {
       queryClient.setQueryData(notificationSettingsKey, settings);
       void queryClient.invalidateQueries({ queryKey: unseenCountsKey });
-      // NEW tags follow the markets a customer is notified about.
+      // The ideas feature's NEW tags and unseen counts follow what a customer is notified about.
       void queryClient.invalidateQueries({ queryKey: ideasKey });
     },
   };

@@ -2,9 +2,9 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jsonResponse, testQueryClient } from "../../../test/render";
+import { jsonResponse, testQueryClient } from "../../test/render";
 import { NotificationSettingsDialog } from "./NotificationSettingsDialog";
-import type { NotificationSettings } from "../api/types";
+import type { NotificationSettings } from "../../lib/notificationSettings";
 
 const DEFAULTS: NotificationSettings = {
   forex: true,
