@@ -30,7 +30,7 @@ TOPICS: dict[str, list[str]] = {
     "Offline": ["0052"],
     "Teaching on the verified record": ["0178", "0180", "0190"],
     "Media": ["0023", "0024"],
-    "Accounts, administration and notifications": ["0025", "0026", "0027", "0028", "0029", "0053"],
+    "Accounts, administration and notifications": ["0025", "0026", "0027", "0028", "0029", "0053", "0196"],
     "Price checks": ["0050", "0055", "0071", "0072", "0092", "0193"],
     "The ledger and its proof": ["0051", "0058", "0065", "0068", "0070", "0080", "0100"],
     "Paid access": ["0130", "0131", "0132", "0133", "0150", "0151", "0152", "0153"],
