@@ -33,6 +33,7 @@ from tradeideas.db import Database
 from tradeideas.ledger import verify as ledger_verify
 from tradeideas.ledger.tsa import TsaError, load_trusted
 from tradeideas.media import copy as media_copy
+from tradeideas.runtime import Runtime
 from tradeideas.settings import Settings, get_settings
 
 T = TypeVar("T")
@@ -51,9 +52,15 @@ def migrate(settings: Settings) -> None:
     command.upgrade(alembic_config(settings), "head")
 
 
+def _database(settings: Settings) -> Database:
+    """The database as a server process holds it: its sessions carry the same event bus and subscribers, so what a
+    command writes is audited, ledgered and announced exactly as the same change made through the API."""
+    return Runtime(settings, prune_events=False).db
+
+
 def _in_transaction(settings: Settings, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
     async def run() -> T:
-        db = Database(settings)
+        db = _database(settings)
         try:
             async with db.sessionmaker() as session, session.begin():
                 return await work(session)
@@ -247,7 +254,7 @@ def _copy_to_s3(settings: Settings) -> None:
 
 def _housekeeping(settings: Settings) -> None:
     async def run() -> housekeeping.Report | None:
-        db = Database(settings)
+        db = _database(settings)
         try:
             return await housekeeping.run_exclusive(db, settings, stamp=True)
         finally:
@@ -267,7 +274,7 @@ def _billing_sync(settings: Settings) -> None:
         raise PaymentsOff()
 
     async def run() -> billing_sync.SyncReport:
-        db = Database(settings)
+        db = _database(settings)
         try:
             return await billing_sync.sync(db, gateway)
         finally:

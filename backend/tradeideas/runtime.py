@@ -106,11 +106,11 @@ def subscribe(
 
     # Every change that shapes the record is appended to the ledger in its own transaction, as it commits (the
     # append turn is taken last, after any other lock, in every transaction: decision 0065).
-    bus.during(IdeaCreated, ledger.on_idea_published)
-    bus.during(IdeaUpdated, ledger.on_idea_edited)
-    bus.during(IdeaStatusChanged, ledger.on_idea_result)
-    bus.during(IdeaDeleted, ledger.on_idea_deleted)
-    bus.during(IdeaPriceChecked, ledger.on_price_checked)  # each step of the independent settlement
+    bus.before_commit(IdeaCreated, ledger.on_idea_published)
+    bus.before_commit(IdeaUpdated, ledger.on_idea_edited)
+    bus.before_commit(IdeaStatusChanged, ledger.on_idea_result)
+    bus.before_commit(IdeaDeleted, ledger.on_idea_deleted)
+    bus.before_commit(IdeaPriceChecked, ledger.on_price_checked)  # each step of the independent settlement
     bus.during(IdeaCreated, queue_pushes)  # same transaction: the deliveries commit with the idea
     # Same transaction: a track record never differs from the ideas it counts.
     bus.during(IdeaRecordChanged, track_records.on_record_changed)

@@ -19,12 +19,13 @@ from tests.conftest import customer_client, login_client
 from tests.ideas.test_ideas import create
 from tests.test_cli import _cli
 from tradeideas import housekeeping
+from tradeideas.admin.models import AuditEntry
 from tradeideas.billing.gateway import Gateway, PaymentsUnavailable
 from tradeideas.billing.models import AccessGrant
-from tradeideas.billing.sync import sync
+from tradeideas.billing.sync import SYNC_ACTION, sync
 from tradeideas.core.deps import component_of
 from tradeideas.core.leader import Leader
-from tradeideas.db import utcnow
+from tradeideas.db import Database, utcnow
 from tradeideas.settings import Settings
 
 ACTIVE_FOREX = "/api/trade-ideas?market=forex&status=active&limit=100"
@@ -204,4 +205,8 @@ async def test_tradeideas_billing_sync_repairs_on_demand(
     assert done.returncode == 0, done.stderr
     assert "corrected 1." in done.stdout
     assert await status_of(member, plan_id) == "unpaid"
+    # The command's session runs the server's subscribers: its correction is in the audit log like a webhook's.
+    async with component_of(paid_app, Database).sessionmaker() as db:
+        audited = (await db.execute(select(AuditEntry.detail).where(AuditEntry.action == SYNC_ACTION))).scalars().all()
+    assert f"Subscription {sub_id} is unpaid" in audited
     await member.aclose()

@@ -17,10 +17,8 @@ from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import event, func, insert, select, text
-from sqlalchemy.ext.asyncio import AsyncSession, async_session
-from sqlalchemy.orm import Session, SessionTransaction
-from sqlalchemy.util import await_only
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.errors import NotFound
 from tradeideas.db import utcnow
@@ -158,51 +156,17 @@ async def last_payload(db: AsyncSession, subject_id: int) -> Payload | None:
 # The chain's turn is held from the moment it is taken until commit, and every change to an idea appends. Taken
 # where the change publishes its event, it was held through the rest of the change: about twenty round trips for a
 # completion (the track record, pushes, the price check, the answer), each waiting for a busy worker's event loop,
-# so completions queued behind each other (decision 0065). The reactions below therefore only note what to append;
-# `_append_noted` runs the notes, in order, when the transaction commits: still inside it (a failed append fails
-# the commit), with the turn held for the appends alone. The turn is taken last in every transaction, after any
-# other lock: the same order everywhere, so no deadlock.
-
-NOTED = "tradeideas.ledger_noted"
-Note = Callable[[AsyncSession], Awaitable[object]]
-
-
-def note(db: AsyncSession, append_now: Note) -> None:
-    """Run `append_now` in this transaction, just before it commits (dropped if it rolls back)."""
-    db.info.setdefault(NOTED, []).append(append_now)
-
-
-@event.listens_for(Session, "before_commit")
-def _append_noted(session: Session) -> None:
-    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
-        return
-    noted: list[Note] | None = session.info.pop(NOTED, None)
-    if not noted:
-        return
-    db = async_session(session)
-    if db is None:  # notes are made only through an AsyncSession (the bus's handlers)
-        raise RuntimeError("ledger entries were noted on a session without its AsyncSession")
-    # The commit runs in SQLAlchemy's greenlet (AsyncSession.commit): the appends are awaited from here.
-    await_only(_run(db, noted))
-
-
-async def _run(db: AsyncSession, noted: list[Note]) -> None:
-    for append_now in noted:
-        await append_now(db)
-
-
-@event.listens_for(Session, "after_soft_rollback")
-def _drop_noted(session: Session, previous_transaction: SessionTransaction) -> None:
-    if previous_transaction.parent is None:  # the whole transaction, not a savepoint, rolled back
-        session.info.pop(NOTED, None)
+# so completions queued behind each other (decision 0065). The reactions below are therefore the bus's
+# before-commit handlers (`EventBus.before_commit`): they run when the transaction commits, still inside it (a
+# failed append fails the commit), with the turn held for the appends alone. The turn is taken last in every
+# transaction, after any other lock: the same order everywhere, so no deadlock.
 
 
 # ---------------------------------------------------------------- reactions to the ideas domain's events
 
 
 async def on_idea_published(db: AsyncSession, event: IdeaCreated) -> None:
-    payload = idea_payload(event)
-    note(db, lambda now: append(now, "idea.published", event.id, payload))
+    await append(db, "idea.published", event.id, idea_payload(event))
 
 
 async def last_lesson(db: AsyncSession, subject_id: int) -> Payload | None:
@@ -228,30 +192,23 @@ async def on_idea_edited(db: AsyncSession, event: IdeaUpdated) -> None:
         else lesson_payload(event.educator_id, event.lesson.what_happened, event.lesson.lesson)
     )
 
-    async def append_now(now: AsyncSession) -> None:
-        await take_turn(now)  # before reading the last payload, so a concurrent edit cannot slip in between
-        if payload != await last_payload(now, event.id):
-            await append(now, "idea.edited", event.id, payload)
-        if lesson is not None and lesson != await last_lesson(now, event.id):
-            await append(now, LESSON_KIND, event.id, lesson)
-
-    note(db, append_now)
+    await take_turn(db)  # before reading the last payload, so a concurrent edit cannot slip in between
+    if payload != await last_payload(db, event.id):
+        await append(db, "idea.edited", event.id, payload)
+    if lesson is not None and lesson != await last_lesson(db, event.id):
+        await append(db, LESSON_KIND, event.id, lesson)
 
 
 async def on_idea_result(db: AsyncSession, event: IdeaStatusChanged) -> None:
-    payload = idea_payload(event)
-    note(db, lambda now: append(now, "idea.result", event.id, payload))
+    await append(db, "idea.result", event.id, idea_payload(event))
 
 
 async def on_idea_deleted(db: AsyncSession, event: IdeaDeleted) -> None:
     """The idea as the ledger last knew it, marked deleted (its row is gone by now)."""
 
-    async def append_now(now: AsyncSession) -> None:
-        await take_turn(now)
-        known = await last_payload(now, event.id) or {"educatorId": str(event.educator_id), "pair": event.pair}
-        await append(now, "idea.deleted", event.id, {**known, "status": "deleted"})
-
-    note(db, append_now)
+    await take_turn(db)
+    known = await last_payload(db, event.id) or {"educatorId": str(event.educator_id), "pair": event.pair}
+    await append(db, "idea.deleted", event.id, {**known, "status": "deleted"})
 
 
 async def on_price_checked(db: AsyncSession, event: IdeaPriceChecked) -> None:
@@ -266,7 +223,7 @@ async def on_price_checked(db: AsyncSession, event: IdeaPriceChecked) -> None:
         "outcome": event.outcome,
         "rMultiple": None if event.r_multiple is None else f"{event.r_multiple:.2f}",
     }
-    note(db, lambda now: append(now, "idea.price_check", event.idea_id, payload))
+    await append(db, "idea.price_check", event.idea_id, payload)
 
 
 # ---------------------------------------------------------------- reading

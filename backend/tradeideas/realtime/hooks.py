@@ -1,14 +1,16 @@
-"""After-commit delivery: events reach the app's `EventBus` only once their transaction has really committed.
+"""The bus's commit stages: the one place where SQLAlchemy's session events reach the app's `EventBus`.
 
-`publish` marks its session with the events it recorded; when that session commits, the bus the session
-was made with (see `Database`) hears them once, in order. A rollback drops the marks.
+`publish` marks its session with the events it recorded. As that session commits, the bus the session was made with
+(see `Database`) runs its before-commit handlers for them, in order, still inside the transaction (the ledger's
+appends); once it has really committed, the bus hears them once, in order. A rollback drops the marks.
 """
 
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_session
 from sqlalchemy.orm import Session
+from sqlalchemy.util import await_only
 
 from tradeideas.core.events import DomainEvent, EventBus
 from tradeideas.db import BUS_KEY
@@ -29,6 +31,24 @@ def after_commit(db: AsyncSession, event_id: int, domain_event: DomainEvent) -> 
         # Known as this process's own before the commit: the broker may read the row back from the outbox (woken by
         # the NOTIFY that the commit sends) before the committing code resumes and runs the hook below.
         bus.recorded([event_id])
+
+
+@event.listens_for(Session, "before_commit")
+def _run_before_commit(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction goes on
+        return
+    bus = session.info.get(BUS_KEY)
+    marks: list[tuple[int, DomainEvent]] | None = session.info.get(_MARKS)
+    if not marks or not isinstance(bus, EventBus):
+        return
+    events = [domain_event for _, domain_event in marks if bus.runs_before_commit(domain_event)]
+    if not events:
+        return
+    db = async_session(session)
+    if db is None:  # events are published only through an AsyncSession
+        raise RuntimeError("events were published on a session without its AsyncSession")
+    # The commit runs in SQLAlchemy's greenlet (AsyncSession.commit): the handlers are awaited from here.
+    await_only(bus.run_before_commit(db, events))
 
 
 @event.listens_for(Session, "after_commit")
