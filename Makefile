@@ -81,7 +81,7 @@ test-api-sqlite: install
 	$(RUN) env TEST_DB=sqlite pytest -q tests
 
 # PostgreSQL at 127.0.0.1:5432 (database `test`) is required: a missing server fails the run. HAProxy is installed
-# for the cluster test (tests/test_cluster.py).
+# for the cluster tests (tests/test_cluster.py, tests/test_cluster_chaos.py).
 test-api-postgres: install deps-haproxy
 	$(RUN) env TEST_DB=postgres pytest -q tests
 
