@@ -11,7 +11,7 @@ HAProxy running deploy/haproxy.cfg, one PostgreSQL database, media in moto's S3 
   `KILL_EVERY_SECONDS` the leading node is killed (SIGKILL) and restarted, and once another is drained (SIGTERM),
   one fault at a time. At the end no acknowledged write is lost, every stream holds every event exactly once, each
   chart is served by each node, sessions work on every node, each price-check step, ledger entry, day fingerprint
-  and queued push is recorded once and each push arrives at most once, and `tradeideas verify-ledger` passes.
+  and queued push is recorded once and each push arrives once per claim, and `tradeideas verify-ledger` passes.
 
 What is counted how, and why: docs/decisions/0194-the-cluster-chaos-test-and-what-it-counts.md.
 """
@@ -692,26 +692,35 @@ async def test_chaos_members_stream_while_nodes_die_and_nothing_is_lost_or_repea
     }
 
     # Each push delivery queued once per idea (by its natural key: subscription, idea, kind), and posted to the
-    # member's push service at most once; every one recorded as sent arrived. (A delivery whose sender died holding
-    # its claim waits for the claim's lease, push.worker.LEASE_SECONDS, before another worker posts it: not waited
-    # for here.)
+    # member's push service once per claim: a delivery claimed once arrived once; every one recorded as sent
+    # arrived. (A sender that died between posting and recording leaves its claim to expire after
+    # push.worker.LEASE_SECONDS; then another worker claims and posts it again: attempts 2, possibly two arrivals.)
     async def nothing_due() -> bool:
         rows = await fetch(url, "SELECT count(*) AS n FROM push_deliveries WHERE status = 'pending'")
         return int(rows[0]["n"]) == 0
 
     await wait_for(nothing_due, "push deliveries were left pending", 60)
-    queued = await fetch(
-        url,
-        "SELECT idea_id, payload, status FROM push_deliveries "
-        "WHERE subscription_id IS NOT NULL AND idea_id IS NOT NULL",
+    queued = {
+        (row["idea_id"], json.loads(row["payload"]).get("kind")): (row["status"], row["attempts"])
+        for row in await fetch(
+            url,
+            "SELECT idea_id, payload, status, attempts FROM push_deliveries "
+            "WHERE subscription_id IS NOT NULL AND idea_id IS NOT NULL",
+        )
+    }
+    keys = Counter(
+        (row["idea_id"], json.loads(row["payload"]).get("kind"))
+        for row in await fetch(url, "SELECT idea_id, payload FROM push_deliveries WHERE idea_id IS NOT NULL")
     )
-    keys = Counter((row["idea_id"], json.loads(row["payload"]).get("kind")) for row in queued)
     assert keys and max(keys.values()) == 1, keys
-    assert set(writes.ideas) <= {idea_id for idea_id, _ in keys}, "an acknowledged idea queued no push"
+    assert set(writes.ideas) <= {idea_id for idea_id, _ in queued}, "an acknowledged idea queued no push"
     received = Counter((m.get("ideaId"), m.get("kind")) for m in cluster.push.received.get("member", []))
-    assert received and max(received.values()) == 1, received
-    sent = {(row["idea_id"], json.loads(row["payload"]).get("kind")) for row in queued if row["status"] == "sent"}
-    assert sent <= set(received), "a delivery recorded as sent never arrived"
+    assert set(received) <= set(queued), set(received) - set(queued)
+    for key, (status, attempts) in queued.items():
+        assert received[key] <= attempts, (key, received[key], attempts)  # never posted more often than claimed
+        if status == "sent":
+            assert received[key] >= 1, (key, "recorded as sent, never arrived")
+    print("push:", len(queued), "queued,", sum(1 for _, n in queued.values() if n > 1), "claimed again")
 
     # The chain verifies, read from the cluster's database as an operator would.
     verifier = await asyncio.create_subprocess_exec(
