@@ -15,6 +15,7 @@ PostgreSQL: the local server (database bench_cluster_streams is reset; override 
 
 import argparse
 import asyncio
+import logging
 import multiprocessing as mp
 import os
 import platform
@@ -69,6 +70,7 @@ async def main(per_node: int, events: int, interval: float) -> None:
     if reason:
         raise SystemExit(reason)
     raise_nofile()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's server logs every request otherwise
     admin = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     work = Path(tempfile.mkdtemp(prefix="bench-cluster-streams-"))
     database_url = await create_database(admin, DATABASE)
