@@ -24,7 +24,8 @@ async def _days(app: FastAPI) -> list[LedgerDay]:
 async def test_finished_days_are_posted_once(
     ledger_app: FastAPI, ledger_settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tomorrow = utcnow() + timedelta(days=1)
+    # Noon tomorrow: today has ended, grace period included, whatever the hour the test runs at.
+    tomorrow = datetime.combine(utcnow().date() + timedelta(days=1), time(12), UTC)
     report = await housekeeping.run(ledger_app.state.db, ledger_settings, tomorrow)
     assert report.fingerprints_posted == 0  # no channel configured: nothing queued, nothing marked
     assert all(d.posted_at is None for d in await _days(ledger_app))

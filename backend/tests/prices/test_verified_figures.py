@@ -10,6 +10,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import delete
+from sqlalchemy.exc import DBAPIError
 
 from tradeideas.core.deps import component_of
 from tradeideas.ideas.models import TradeIdea
@@ -21,10 +22,16 @@ from tradeideas.trackrecords.cache import TrackRecordCache
 async def tf(app: FastAPI) -> AsyncIterator[str]:
     time_frame = f"V{uuid.uuid4().hex[:10]}"
     yield time_frame
-    async with app.state.db.sessionmaker() as s, s.begin():
-        ids = (await s.execute(TradeIdea.__table__.select().where(TradeIdea.time_frame == time_frame))).all()
-        await s.execute(delete(IdeaVerification).where(IdeaVerification.idea_id.in_([row.id for row in ids])))
-        await s.execute(delete(TradeIdea).where(TradeIdea.time_frame == time_frame))
+    for attempt in range(3):  # the app's price checks may lock the same rows: PostgreSQL then aborts one of us
+        try:
+            async with app.state.db.sessionmaker() as s, s.begin():
+                ids = (await s.execute(TradeIdea.__table__.select().where(TradeIdea.time_frame == time_frame))).all()
+                await s.execute(delete(IdeaVerification).where(IdeaVerification.idea_id.in_([row.id for row in ids])))
+                await s.execute(delete(TradeIdea).where(TradeIdea.time_frame == time_frame))
+            break
+        except DBAPIError:
+            if attempt == 2:
+                raise
     component_of(app, TrackRecordCache).drop_all()
 
 
