@@ -234,6 +234,13 @@ def record_anyway_if_the_price_check_disagrees(page: Page) -> None:
 def axe_findings(page: Page) -> list[str]:
     """The page's axe violations of every impact (issue #39: "0 violations on every page"), each with up to five of
     its elements (empty when clean). The context must bypass the app's CSP: axe is injected as a script."""
+    # Colours caught mid-transition (a control just checked fading to its colour) are not what anyone reads: finite
+    # animations and transitions end first.
+    page.evaluate(
+        """Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+            .map((a) => a.finished.catch(() => null)))"""
+    )
     page.add_script_tag(path=str(AXE))
     results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
     return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}" for v in results["violations"]]
