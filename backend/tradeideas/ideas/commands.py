@@ -392,7 +392,7 @@ async def mark_seen(
 async def recount_unseen(db: AsyncSession, user_id: int, educators: frozenset[int] | None = None) -> UnseenCounts:
     """Count the customer's unseen ideas again and announce them: their other tabs and devices update their
     badges, every server process drops its cached seen marks. Also after they changed their notification switches,
-    which decide what counts (`NotificationSettingsChanged`, wired in `app.subscribe`). `educators`: only the
+    which decide what counts (`NotificationSettingsChanged`, wired in `runtime.subscribe`). `educators`: only the
     ideas of these count (a member whose plans open some educators; None: every educator)."""
     counts = await unseen_counts(db, user_id, educators)
     await publish(db, IdeasSeen(user_id=user_id, **counts.model_dump()))

@@ -7,7 +7,7 @@ from tradeideas.core.events import SERVER, DomainEvent
 
 class NotificationSettingsChanged(DomainEvent):
     """A customer changed their switches: unseen counts and NEW tags follow the markets and educators they hear
-    about, so the ideas domain recounts (wired in `app.subscribe`)."""
+    about, so the ideas domain recounts (wired in `runtime.subscribe`)."""
 
     type: Literal["notifications.changed"] = "notifications.changed"
     receivers = SERVER

@@ -101,7 +101,7 @@ async def set_settings(db: AsyncSession, user_id: int, body: NotificationSetting
         state.quiet_timezone = quiet.timezone if quiet else None
     await db.flush()
     # Counts and NEW tags follow the markets and educators a customer hears about: the ideas domain recounts
-    # in this transaction (wired in `app.subscribe`).
+    # in this transaction (wired in `runtime.subscribe`).
     await publish(db, NotificationSettingsChanged(user_id=user_id))
     return await get_settings(db, user_id)
 
