@@ -234,12 +234,14 @@ def record_anyway_if_the_price_check_disagrees(page: Page) -> None:
 def axe_findings(page: Page) -> list[str]:
     """The page's axe violations of every impact (issue #39: "0 violations on every page"), each with up to five of
     its elements (empty when clean). The context must bypass the app's CSP: axe is injected as a script."""
-    # Colours caught mid-transition (a control just checked fading to its colour) are not what anyone reads: finite
-    # animations and transitions end first.
+    # Colours caught mid-transition (a radio just unchecked fading from its colour) are not what anyone reads, and a
+    # busy headless browser may hold a transition at its start: finite animations and transitions jump to their end.
     page.evaluate(
-        """Promise.all(document.getAnimations()
-            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
-            .map((a) => a.finished.catch(() => null)))"""
+        """document.getAnimations().forEach((a) => {
+            try {
+                if (a.effect && a.effect.getComputedTiming().endTime !== Infinity) a.finish();
+            } catch { /* an animation that cannot finish is left as it is */ }
+        })"""
     )
     page.add_script_tag(path=str(AXE))
     results = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
