@@ -1,9 +1,9 @@
 import type { Schemas } from "../api/client";
+import { formatUtcTime } from "./format";
 
 type Verification = Schemas["Verification"];
 type Outcome = NonNullable<Schemas["IdeaOut"]["outcome"]>;
 
-const two = (n: number) => String(n).padStart(2, "0");
 const DAY = 86_400_000;
 
 /**
@@ -22,7 +22,7 @@ export function correctableUntilText(untilIso: string, now: Date = new Date()): 
         : `on ${until.getUTCDate()} ${until.toLocaleString("en-GB", { month: "short", timeZone: "UTC" })}`;
   const minutes = Math.ceil((until.getTime() - now.getTime()) / 60_000);
   const left = minutes <= 0 ? "now" : minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-  return `until ${two(until.getUTCHours())}:${two(until.getUTCMinutes())} UTC ${day} (${left})`;
+  return `until ${formatUtcTime(until)} ${day} (${left})`;
 }
 
 /** How the educator's choice is named in the question: "Exit 1", "the stop", "a close at 1.0921". */

@@ -128,3 +128,9 @@ export function formatComputedPrice(value: number): string {
 export function formatUnits(units: number): string {
   return formatNumber(units, units >= 100 ? 0 : units >= 1 ? 2 : 6);
 }
+
+/** "14:05 UTC": a moment on the record's clock (UTC, decision 0016). */
+export function formatUtcTime(moment: Date): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(moment.getUTCHours())}:${two(moment.getUTCMinutes())} UTC`;
+}

@@ -8,6 +8,7 @@
  * R is the card's one rule (decision 0121): from the planned entry (entry 1, or the average of entry 1 and entry 2)
  * to the invalidation level. Decision 0190 records these choices.
  */
+import { formatUtcTime } from "../../../lib/format";
 import { parseLevel, plannedEntry } from "../../../lib/riskReward";
 
 export type ReplayCandle = { time: number; open: number; high: number; low: number; close: number };
@@ -228,7 +229,7 @@ export type Speed = (typeof SPEEDS)[number];
 /** "14:05 UTC", with the day ("Dec 6, 14:05 UTC") when the replay spans more than a day. */
 export function candleClock(seconds: number, withDay: boolean): string {
   const d = new Date(seconds * 1000);
-  const time = `${String(d.getUTCHours()).padStart(2, "0")}:${String(d.getUTCMinutes()).padStart(2, "0")} UTC`;
+  const time = formatUtcTime(d);
   if (!withDay) return time;
   const month = d.toLocaleString("en-US", { month: "short", timeZone: "UTC" });
   return `${month} ${d.getUTCDate()}, ${time}`;
