@@ -26,6 +26,7 @@ from playwright.sync_api import (
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.billing.fakestripe import FakeStripe
 from tests.ledger.local_tsa import local_tsa
+from tests.prices.fakefeed import FeedState, fake_feed
 
 REPO = Path(__file__).resolve().parents[1]
 AXE = REPO / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
@@ -76,6 +77,34 @@ def serve_app(env: dict[str, str], data_dir: Path, port: int) -> Iterator[str]:
     yield url
     proc.terminate()
     proc.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def feed() -> Iterator[tuple[str, FeedState]]:
+    """The local price feed (Binance's and Dukascopy's protocols) of one module's server, and its state."""
+    with fake_feed() as served:
+        served[1].now = time.time() + 3600  # every candle served counts as complete
+        yield served
+
+
+def serve_with_feed(data_dir: Path, feed_url: str, **env: str) -> Iterator[str]:
+    """`serve_app` polling the local feed every second for crypto and forex alike (no OANDA account), with `env`."""
+    port = _free_port()
+    settings = {
+        **os.environ,
+        "DATA_DIR": str(data_dir),
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "DEMO_PASSWORD": DEMO_PASSWORD,
+        "LOG_LEVEL": "warning",
+        "BINANCE_API_URL": feed_url,
+        "DUKASCOPY_URL": feed_url,
+        "PRICE_POLL_SECONDS": "1",
+        **env,
+    }
+    for name in ("DATABASE_URL", "OANDA_TOKEN", "FOREX_FEED"):
+        settings.pop(name, None)
+    yield from serve_app(settings, data_dir, port)
 
 
 def _server_env(data_dir: Path, port: int) -> dict[str, str]:

@@ -5,7 +5,6 @@ average cost per trade with its 95 % interval, the number of trades and the setu
 stays open: the check settles (from a local feed speaking the Binance protocol) and the journal reloads itself. And
 the record's "By setup" figures are a card per setup on a phone, a table on a desktop."""
 
-import os
 import re
 import sys
 import time
@@ -17,10 +16,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from e2e.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, PHONE, REPO, _free_port, axe_findings, login, serve_app
+from e2e.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, PHONE, REPO, axe_findings, login, serve_with_feed
 
 sys.path.insert(0, str(REPO / "backend"))  # the local feed of the API tests
-from tests.prices.fakefeed import Bar, FeedState, fake_feed
+from tests.prices.fakefeed import Bar, FeedState
 
 MINUTE = 60
 WIDTHS = [pytest.param(PHONE, id="390"), pytest.param({"width": 1366, "height": 900}, id="1366")]
@@ -29,34 +28,10 @@ R = r"[+\u2212]?\d+\.\d\d\sR"
 
 
 @pytest.fixture(scope="module")
-def feed() -> Iterator[tuple[str, FeedState]]:
-    with fake_feed() as served:
-        served[1].now = time.time() + 3600  # every candle served counts as complete
-        yield served
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, feed: tuple[str, FeedState]) -> Iterator[str]:
     """A server of this module's own with the demo history (the customer's managed trades of it), polling the local
     feed every second: the history settles from its seeded candles, a new idea from the feed's bars."""
-    data_dir = tmp_path_factory.mktemp("e2e-management-cost")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATA_DIR": str(data_dir),
-        "PORT": str(port),
-        "HOST": "127.0.0.1",
-        "DEMO_PASSWORD": DEMO_PASSWORD,
-        "LOG_LEVEL": "warning",
-        "DEMO_HISTORY": "true",
-        "BINANCE_API_URL": feed[0],
-        "DUKASCOPY_URL": feed[0],
-        "PRICE_POLL_SECONDS": "1",
-    }
-    env.pop("DATABASE_URL", None)
-    env.pop("OANDA_TOKEN", None)
-    env.pop("FOREX_FEED", None)
-    yield from serve_app(env, data_dir, port)
+    yield from serve_with_feed(tmp_path_factory.mktemp("e2e-management-cost"), feed[0], DEMO_HISTORY="true")
 
 
 @contextmanager

@@ -4,7 +4,6 @@ forex idea is checked out of the box from Dukascopy's hour files (the same local
 not available, in the member's words."""
 
 import itertools
-import os
 import re
 import sys
 import time
@@ -14,19 +13,12 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, REPO, _free_port, login, new_context, serve_app
+from e2e.conftest import CUSTOMER, DEMO_PASSWORD, EDUCATOR_A, REPO, login, new_context, serve_with_feed
 
 sys.path.insert(0, str(REPO / "backend"))  # the local feed of the API tests
-from tests.prices.fakefeed import Bar, FeedState, fake_feed
+from tests.prices.fakefeed import Bar, FeedState
 
 MINUTE = 60
-
-
-@pytest.fixture(scope="module")
-def feed() -> Iterator[tuple[str, FeedState]]:
-    with fake_feed() as served:
-        served[1].now = time.time() + 3600  # every candle served counts as complete
-        yield served
 
 
 def _a_setup(api: httpx.Client) -> int:
@@ -39,23 +31,7 @@ def _a_setup(api: httpx.Client) -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, feed: tuple[str, FeedState]) -> Iterator[str]:
     """A server of this module's own, polling the local feed every second."""
-    data_dir = tmp_path_factory.mktemp("e2e-prices")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATA_DIR": str(data_dir),
-        "PORT": str(port),
-        "HOST": "127.0.0.1",
-        "DEMO_PASSWORD": DEMO_PASSWORD,
-        "LOG_LEVEL": "warning",
-        "BINANCE_API_URL": feed[0],
-        "DUKASCOPY_URL": feed[0],
-        "PRICE_POLL_SECONDS": "1",
-    }
-    env.pop("DATABASE_URL", None)
-    env.pop("OANDA_TOKEN", None)
-    env.pop("FOREX_FEED", None)
-    yield from serve_app(env, data_dir, port)
+    yield from serve_with_feed(tmp_path_factory.mktemp("e2e-prices"), feed[0])
 
 
 def level_tags_stay_in_the_pane(page: Page, pair: str, titles: tuple[str, ...]) -> None:
