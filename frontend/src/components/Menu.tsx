@@ -45,6 +45,13 @@ export function Menu({ label, icon, entries, header }: { label: string; icon: Re
       data-state="closed"
       onPointerEnter={reach}
       onFocus={reach}
+      // Opens on press, as Radix's trigger does: Radix may replace this button between the press and the release,
+      // and the click then lands on neither button, so waiting for it lost the tap.
+      onPointerDown={(event) => {
+        if (event.button !== 0 || event.ctrlKey) return;
+        reach();
+        setOpen(true);
+      }}
       onClick={() => {
         reach();
         setOpen(true);
