@@ -1,5 +1,5 @@
 import type { Schemas } from "../api/client";
-import { formatR } from "./format";
+import { formatR, formatUtcTime } from "./format";
 import { outcomeLabel } from "./outcome";
 
 export type Verification = Schemas["Verification"];
@@ -27,7 +27,9 @@ function verdictLabel(v: Verification): string {
 
 /** Dukascopy publishes an hour of ticks once the hour has ended: "14:00 UTC" for the hour in progress at `now`. */
 export function awaitedHour(now: Date): string {
-  return `${String(now.getUTCHours()).padStart(2, "0")}:00 UTC`;
+  const hourStart = new Date(now);
+  hourStart.setUTCMinutes(0, 0, 0);
+  return formatUtcTime(hourStart);
 }
 
 /** Reasons stored before they were written for members ("no forex feed configured") read as they mean. */
