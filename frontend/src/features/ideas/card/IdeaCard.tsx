@@ -153,9 +153,12 @@ export const IdeaCard = memo(function IdeaCard({
               <p className="truncate font-semibold text-fg">{educatorName}</p>
             )}
             <p className="flex items-center gap-1 text-xs text-muted">
-              <Clock className="h-3 w-3" aria-hidden="true" />
-              <time dateTime={idea.createdAt}>{relativeAge(idea.createdAt)}</time>
-              {idea.specialty ? <span className="truncate">· {idea.specialty}</span> : null}
+              <Clock className="h-3 w-3 shrink-0" aria-hidden="true" />
+              {/* The age stays whole ("9h ago"); a long specialty gives way to it. */}
+              <time dateTime={idea.createdAt} className="shrink-0 whitespace-nowrap">
+                {relativeAge(idea.createdAt)}
+              </time>
+              {idea.specialty ? <span className="min-w-0 truncate">· {idea.specialty}</span> : null}
             </p>
           </div>
           {idea.isNew ? <Badge className="bg-rose-600 text-white ring-rose-600">NEW</Badge> : null}

@@ -26,32 +26,35 @@ export function PriceCheckLine({ idea }: { idea: Idea }) {
   const differs = differsFromEducator(v);
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
-      <Dialog
-        title={`Price check of ${idea.pair}`}
-        open={open}
-        onOpenChange={setOpen}
-        className="max-w-lg"
-        trigger={
-          <button
-            type="button"
-            className="-my-1 inline-flex min-h-11 items-center gap-1.5 rounded-md py-1 text-left text-muted underline-offset-2 hover:text-fg hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:min-h-0"
-          >
-            <Scale className="h-4 w-4 shrink-0" aria-hidden="true" />
-            <span>{text}</span>
-          </button>
-        }
-      >
-        <Receipts v={v} idea={idea} />
-      </Dialog>
-      <button
-        type="button"
-        aria-label="What is a price check?"
-        aria-expanded={explained}
-        onClick={() => setExplained((shown) => !shown)}
-        className="inline-flex h-11 w-11 items-center justify-center rounded-md text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:h-6 sm:w-6"
-      >
-        <Info className="h-4 w-4" aria-hidden="true" />
-      </button>
+      {/* The line and its info button stay together: on a phone the line wraps inside, the button beside it. */}
+      <div className="flex min-w-0 items-center gap-1">
+        <Dialog
+          title={`Price check of ${idea.pair}`}
+          open={open}
+          onOpenChange={setOpen}
+          className="max-w-lg"
+          trigger={
+            <button
+              type="button"
+              className="-my-1 inline-flex min-h-11 min-w-0 items-center gap-1.5 rounded-md py-1 text-left text-muted underline-offset-2 hover:text-fg hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:min-h-0"
+            >
+              <Scale className="h-4 w-4 shrink-0" aria-hidden="true" />
+              <span>{text}</span>
+            </button>
+          }
+        >
+          <Receipts v={v} idea={idea} />
+        </Dialog>
+        <button
+          type="button"
+          aria-label="What is a price check?"
+          aria-expanded={explained}
+          onClick={() => setExplained((shown) => !shown)}
+          className="inline-flex h-11 w-11 shrink-0 items-center justify-center rounded-md text-muted hover:text-fg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-emerald-400 sm:h-6 sm:w-6"
+        >
+          <Info className="h-4 w-4" aria-hidden="true" />
+        </button>
+      </div>
       {differs ? <Badge tone="amber">Differs from the educator&apos;s call</Badge> : null}
       {explained ? <p className="basis-full text-xs text-muted">{PRICE_CHECK_EXPLAINED}</p> : null}
     </div>
