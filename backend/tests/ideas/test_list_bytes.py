@@ -21,8 +21,10 @@ from tradeideas.auth.models import Role, User
 from tradeideas.core.clock import Clock
 from tradeideas.core.deps import component_of
 from tradeideas.desk.models import IdeaTaken
+from tradeideas.desk.taken import shown_taken
 from tradeideas.ideas.cache import IdeaCache, SeenMarks
 from tradeideas.ideas.models import IdeaImage, IdeaSetup, IdeaStatus, IdeaView, TradeIdea
+from tradeideas.ideas.queries import NO_PICTURES, shown_idea
 from tradeideas.ideas.schemas import IdeaOut, LessonOut, Taken
 from tradeideas.media.models import MediaFile
 from tradeideas.media.schemas import media_url
@@ -524,3 +526,18 @@ async def test_reference_covers_every_field(app: FastAPI, seeded: Seeded) -> Non
     fields = {field.alias for field in IdeaOut.model_fields.values()} - {"isNew"}
     filled = {key for item in items for key, value in item.items() if value not in (None, [], "")}
     assert fields <= filled, fields - filled
+
+
+def test_the_list_builds_ideas_by_their_field_names_only() -> None:
+    """The list writes no camelCase name of its own: `shown_idea` keys each field by its Python name, and the
+    model alone turns them into the API's names (a field added to `IdeaOut` and not read here fails too)."""
+
+    class Row(dict[str, Any]):
+        def __missing__(self, key: str) -> Any:
+            return None
+
+    row = Row(created_at=T0, first_name="Alex", last_name="Morgan", role="educator", lesson_at=T0)
+    shown = shown_idea(row, NO_PICTURES, None)
+    assert set(shown) == set(IdeaOut.model_fields)
+    assert set(shown["lesson"]) == set(LessonOut.model_fields)
+    assert set(shown_taken(5, 0.1, None) or {}) == set(Taken.model_fields)

@@ -135,13 +135,14 @@ def rounded(value: float | None) -> float | None:
 def shown_taken(
     members: int | None, slippage_median_r: float | None, realised_median_r: float | None
 ) -> dict[str, Any] | None:
-    """The idea's `taken` object (camelCase, the input of `ideas.schemas.Taken`), or None under the threshold."""
+    """The idea's `taken` object (the input of `ideas.schemas.Taken`, by its field names), or None under the
+    threshold."""
     if members is None or members < TAKEN_THRESHOLD:
         return None
     return {
         "count": members,
-        "averageEntrySlippageR": rounded(slippage_median_r),
-        "averageRealisedR": rounded(realised_median_r),
+        "average_entry_slippage_r": rounded(slippage_median_r),
+        "average_realised_r": rounded(realised_median_r),
     }
 
 

@@ -191,7 +191,7 @@ class IdeaPages:
             for row in rows
         ]
         return PAGE_JSON.dump_json(
-            IdeaPage.model_validate({"items": items, "nextCursor": page.next_cursor, "lockedEducators": len(locked)}),
+            IdeaPage(items=items, next_cursor=page.next_cursor, locked_educators=len(locked)),
             by_alias=True,
         )
 

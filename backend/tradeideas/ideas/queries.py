@@ -191,68 +191,69 @@ NO_PICTURES = Pictures((), (), ())
 def shown_idea(
     row: NamedRow, pictures: Pictures, is_new: bool | None, verification: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A row of `_shown_ideas` (read by column name) as the input of `IdeaOut`, keyed by its field names: what
-    single reads validate into `IdeaOut` and the list's pages encode through it (`ideas.pages`)."""
+    """A row of `_shown_ideas` (read by column name) as the input of `IdeaOut`, keyed by its Python field names
+    (the camelCase names are the model's alone): what single reads validate into `IdeaOut` and the list's pages
+    encode through it (`ideas.pages`)."""
     urls = pictures.urls
     created_at, closed_at = row["created_at"], row["closed_at"]
     return {
         "id": row["id"],
-        "educatorId": row["educator_id"],
-        "educatorName": display_name(row["first_name"], row["last_name"], row["role"]),
-        "educatorSlug": row["slug"],
-        "educatorImage": avatar_url(row["avatar_path"]),
+        "educator_id": row["educator_id"],
+        "educator_name": display_name(row["first_name"], row["last_name"], row["role"]),
+        "educator_slug": row["slug"],
+        "educator_image": avatar_url(row["avatar_path"]),
         "specialty": row["specialty"],
         "pair": row["pair"],
-        "timeFrame": row["time_frame"],
-        "orderType": row["order_type"],
-        "ideaType": row["idea_type"],
-        "marketType": row["market_type"],
+        "time_frame": row["time_frame"],
+        "order_type": row["order_type"],
+        "idea_type": row["idea_type"],
+        "market_type": row["market_type"],
         "market": row["market"],
         "entry1": row["entry_1"],
         "entry2": row["entry_2"],
-        "invalidationLevel": row["invalidation_level"],
+        "invalidation_level": row["invalidation_level"],
         "exit1": row["exit_1"],
         "exit2": row["exit_2"],
         "exit3": row["exit_3"],
         "notes": row["notes"],
-        "setupId": row["setup_id"],
-        "setupName": row["setup_name"],
+        "setup_id": row["setup_id"],
+        "setup_name": row["setup_name"],
         "reason": row["reason"],
         "status": row["status"],
         "completed": row["completed"],
-        "imageIds": pictures.ids,
-        "imageUrls": urls,
-        "imageFullUrls": pictures.full_urls,
-        "chartUrl": urls[0] if urls else None,
-        "videoUrl": row["video_url"],
-        "audioUrl": row["audio_url"],
-        "createdAt": created_at,
-        "updatedAt": row["updated_at"],
+        "image_ids": pictures.ids,
+        "image_urls": urls,
+        "image_full_urls": pictures.full_urls,
+        "chart_url": urls[0] if urls else None,
+        "video_url": row["video_url"],
+        "audio_url": row["audio_url"],
+        "created_at": created_at,
+        "updated_at": row["updated_at"],
         "edited": row["edited"],
-        "editedAfterPublish": row["edited_after_publish"],
+        "edited_after_publish": row["edited_after_publish"],
         "outcome": row["outcome"],
-        "closePrice": row["close_price"],
-        "closedAt": closed_at,
-        "rMultiple": row["r_multiple"],
+        "close_price": row["close_price"],
+        "closed_at": closed_at,
+        "r_multiple": row["r_multiple"],
         "lesson": shown_lesson(row),
-        "identityFixedAt": identity_fixed_at(created_at),
-        "resultFixedAt": result_fixed_at(closed_at),
-        "isNew": is_new,
+        "identity_fixed_at": identity_fixed_at(created_at),
+        "result_fixed_at": result_fixed_at(closed_at),
+        "is_new": is_new,
         "verification": verification,  # read apart: `prices.reads.read_verifications`
         "taken": shown_taken(row["taken_members"], row["taken_slippage_median_r"], row["taken_realised_median_r"]),
     }
 
 
 def shown_lesson(row: NamedRow) -> dict[str, Any] | None:
-    """The idea's lesson as the input of `LessonOut`, or None while it has none."""
+    """The idea's lesson as the input of `LessonOut` (its field names), or None while it has none."""
     lesson_at = row["lesson_at"]
     if lesson_at is None:
         return None
     return {
-        "whatHappened": row["lesson_what_happened"],
+        "what_happened": row["lesson_what_happened"],
         "lesson": row["lesson_text"],
-        "updatedAt": row["lesson_updated_at"] or lesson_at,
-        "fixedAt": lesson_fixed_at(lesson_at),
+        "updated_at": row["lesson_updated_at"] or lesson_at,
+        "fixed_at": lesson_fixed_at(lesson_at),
     }
 
 
