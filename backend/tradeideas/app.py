@@ -17,7 +17,7 @@ from tradeideas.core.deps import register_components
 from tradeideas.core.domain import Domain
 from tradeideas.core.drain import CountInFlight, Drain
 from tradeideas.core.errors import install_error_handlers
-from tradeideas.core.fastlane import check_fast_routes
+from tradeideas.core.fastlane import FrontLane, check_fast_routes
 from tradeideas.core.logs import ACCESS_LOGGER, configure_logging
 from tradeideas.core.middleware import EVENTS_PATH, SERVER_SEND, AppEdge, CompressJSON, SecurityMiddleware
 from tradeideas.core.proxies import TrustedProxies
@@ -31,17 +31,26 @@ from tradeideas.settings import Settings, get_settings
 
 
 class TradeIdeasApp(FastAPI):
-    """FastAPI, keeping the server's own `send` in each request's scope (`core.middleware.server_send`): an event
+    """FastAPI, with its fast routes answered in front of FastAPI's own layers (`core.fastlane.FrontLane`, decision
+    0197), and keeping the server's own `send` in each request's scope (`core.middleware.server_send`): an event
     stream's frames go out there, not through a wrapper per middleware layer, once its answer has started through
     all of them (decision 0111)."""
+
+    front_lane: FrontLane | None = None  # set by `create_app` once the routes and middleware are declared
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # A coroutine function (servers tell ASGI 3 apps by it), so one small frame per request.
         scope[SERVER_SEND] = send
+        lane = self.front_lane
+        if lane is not None and scope["type"] == "http":
+            route = lane.route_for(scope)
+            if route is not None:
+                await lane.serve(route, scope, receive, send)
+                return
         await super().__call__(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None, domains: Sequence[Domain] = DOMAINS) -> FastAPI:
+def create_app(settings: Settings | None = None, domains: Sequence[Domain] = DOMAINS) -> TradeIdeasApp:
     """The serving process: requests and event streams only. Background work (price checks, push delivery,
     housekeeping) runs in `tradeideas worker` processes, which `tradeideas serve` supervises (decision 0110).
 
@@ -140,4 +149,5 @@ def create_app(settings: Settings | None = None, domains: Sequence[Domain] = DOM
         trusted_proxies=TrustedProxies(settings.forwarded_allow_ips),
         stream_position=lambda: broker.high_water,
     )
+    app.front_lane = FrontLane(app)  # last: it is built from the routes and middleware declared above
     return app

@@ -140,6 +140,16 @@ def test_a_fast_route_declares_what_it_answers() -> None:
     with pytest.raises(FastLaneError, match="GET /bare is declared fast but it declares no `response_model`"):
         fast_router().get("/bare")(answer)
 
+    class Stream(Response):
+        media_type = "text/event-stream"
+
+    async def stream() -> Stream:
+        return Stream(b"")
+
+    fast_router().get("/stream", response_class=Stream)(stream)  # an event stream documents itself
+    with pytest.raises(FastLaneError, match="GET /stream is declared fast but it declares no `response_model`"):
+        fast_router().get("/stream")(stream)  # ... when it says so
+
 
 def test_a_fast_router_included_with_dependencies_stops_the_app_from_starting() -> None:
     app = FastAPI()
@@ -149,11 +159,12 @@ def test_a_fast_router_included_with_dependencies_stops_the_app_from_starting() 
 
 
 def test_the_app_declares_its_fast_routes_and_every_other_is_plain_fastapi(settings: Settings) -> None:
-    """The customers' page of ideas and the track records are the fast lane (decisions 0054 and 0062; the README's
-    route table says so); every other route is FastAPI's own, with FastAPI's handler."""
+    """The customers' page of ideas, the event stream and the track records are the fast lane (decisions 0054, 0062
+    and 0197; the README's route table says so); every other route is FastAPI's own, with FastAPI's handler."""
     app = create_app(settings)
     assert check_fast_routes(app) == [
         "GET /api/trade-ideas",
+        "GET /api/events",
         "GET /api/educators/track-records",
         "GET /api/educators/{educator_id:int}/track-record",
     ]
@@ -244,3 +255,84 @@ async def test_what_no_route_answers_and_what_a_route_refuses_is_answered_alike(
         assert "frame-ancestors 'none'" in r.headers["content-security-policy"], name
         assert r.headers["cache-control"] == "no-store" and r.headers["x-request-id"], name
     assert answers["wrong method"][0].headers["allow"] == "GET, POST"
+
+
+def _scope(method: str, path: str) -> dict[str, Any]:
+    return {"type": "http", "method": method, "path": path, "root_path": "", "query_string": b"", "headers": []}
+
+
+def test_the_app_answers_its_fast_routes_in_front_and_everything_else_through_fastapi(settings: Settings) -> None:
+    """Decision 0197: the fast routes are picked by their exact path (or their own pattern) before FastAPI's layers;
+    any other method or path goes on to FastAPI's router."""
+    lane = create_app(settings).front_lane
+    assert lane is not None
+
+    def picked(method: str, path: str) -> tuple[str, Any] | None:
+        scope = _scope(method, path)
+        route = lane.route_for(scope)
+        return None if route is None else (route.path, scope.get("path_params"))
+
+    picked_routes = {
+        (method, path): picked(method, path)
+        for method, path in [
+            ("GET", "/api/trade-ideas"),
+            ("GET", "/api/events"),
+            ("GET", "/api/educators/3/track-record"),
+            ("PUT", "/api/trade-ideas"),
+            ("POST", "/api/trade-ideas"),
+            ("GET", "/api/trade-ideas/1"),
+            ("GET", "/api/trade-ideas/"),
+            ("GET", "/api/educators/x/track-record"),
+            ("GET", "/customer/forex"),
+        ]
+    }
+    assert picked_routes == {
+        ("GET", "/api/trade-ideas"): ("/api/trade-ideas", None),
+        ("GET", "/api/events"): ("/api/events", None),
+        ("GET", "/api/educators/3/track-record"): ("/api/educators/{educator_id:int}/track-record", {"educator_id": 3}),
+        ("PUT", "/api/trade-ideas"): None,
+        ("POST", "/api/trade-ideas"): None,
+        ("GET", "/api/trade-ideas/1"): None,
+        ("GET", "/api/trade-ideas/"): None,
+        ("GET", "/api/educators/x/track-record"): None,
+        ("GET", "/customer/forex"): None,
+    }
+    assert lane.route_for({**_scope("GET", "/api/trade-ideas"), "root_path": "/app"}) is None
+
+
+async def test_a_fast_route_answers_in_front_exactly_as_fastapi_would(
+    app: FastAPI,
+    anon: httpx.AsyncClient,
+    customer: httpx.AsyncClient,
+    admin: httpx.AsyncClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every answer the lane gives (a page, a record, each kind of refusal) is byte for byte what the same request
+    gets through FastAPI's own layers, security headers, request id and stream position included."""
+    requests = [
+        (anon, "/api/trade-ideas?market=forex"),  # 401
+        (customer, "/api/trade-ideas?market=forex&status=active&limit=100"),
+        (customer, "/api/trade-ideas?limit=many"),  # 422
+        (admin, "/api/trade-ideas?market=forex"),  # 403: not for admins
+        (customer, "/api/educators/1/track-record?market=forex"),
+        (customer, "/api/educators/99999/track-record"),  # 404
+        (anon, "/api/events"),  # 401
+        (admin, "/api/events"),  # 403
+        (customer, "/api/events?lastEventId=" + "9" * 21),  # 422
+    ]
+
+    async def answers() -> list[tuple[int, bytes, list[tuple[str, str]]]]:
+        seen = []
+        for client, url in requests:
+            r = await client.get(url)
+            headers = sorted((k, v) for k, v in r.headers.items() if k not in ("x-request-id", "date"))
+            assert r.headers["x-request-id"], url
+            seen.append((r.status_code, r.content, headers))
+        return seen
+
+    in_front = await answers()
+    monkeypatch.setattr(app, "front_lane", None)
+    through_fastapi = await answers()
+    assert [status for status, _, _ in in_front] == [401, 200, 422, 403, 200, 404, 401, 403, 422]
+    for (_, url), front, plain in zip(requests, in_front, through_fastapi, strict=True):
+        assert front == plain, url

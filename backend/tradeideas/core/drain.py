@@ -12,7 +12,7 @@ In order (decision 0160):
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -66,10 +66,14 @@ class CountInFlight:
         self.app = app
         self.drain = drain
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A plain function handing back the next app's coroutine for what is not counted: an event stream keeps no
+        # frame of ours for as long as it stays open.
         if scope["type"] != "http" or scope["path"] in self.drain.long_lived_paths:
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._counted(scope, receive, send)
+
+    async def _counted(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.drain.in_flight += 1
         try:
             await self.app(scope, receive, send)

@@ -14,6 +14,12 @@ awaiting the endpoint is the whole job.
 A declared fast route that no longer qualifies (a newcomer adds `db: DbSession`, or includes its router with extra
 dependencies) stops the app from starting, with an error naming the route and the reason, instead of silently
 changing how it is served: `FastRoute.get_route_handler` refuses at declaration, `check_fast_routes` at start-up.
+
+In front (decision 0197): the app's `FrontLane` answers the fast routes before FastAPI's own layers (Starlette's
+error and exception middleware, FastAPI's exit stack, its router and `request_response`), through the same middleware
+the app declares (`app.user_middleware`, rebuilt once) and the app's own exception handlers. A fast route is the
+busiest answer (a cached page of ideas) or the longest-lived one (an event stream): FastAPI's layers cost the cached
+page half of its CPU, and keep their frames on every open stream's stack for as long as it lasts.
 """
 
 import inspect
@@ -21,6 +27,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, FastAPI, Request
+from fastapi.datastructures import DefaultPlaceholder
 from fastapi.dependencies.models import Dependant
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.exceptions import RequestValidationError
@@ -28,6 +35,8 @@ from fastapi.routing import iter_route_contexts
 from lru import LRU
 from pydantic import BaseModel, ValidationError
 from starlette.responses import Response
+from starlette.routing import Match
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tradeideas.core.routing import DocumentedRoute, router_conventions
 
@@ -42,7 +51,7 @@ class FastRoute(DocumentedRoute):
     """A route of a `fast_router`: served by `direct_handler`, or refused at declaration."""
 
     def get_route_handler(self) -> Handler:
-        reason = why_not_fast(self.dependant, self.response_model)
+        reason = why_not_fast(self.dependant, self.response_model, self.response_class)
         if reason is not None:
             raise FastLaneError(f"{describe(self)} is declared fast but {reason}; declare it on `api_router`.")
         return direct_handler(self.dependant)
@@ -98,15 +107,31 @@ def _returns_response(call: Callable[..., Any]) -> bool:
     return inspect.isclass(annotation) and issubclass(annotation, Response)
 
 
-def why_not_fast(dependant: Dependant, response_model: Any) -> str | None:
+EVENT_STREAM = "text/event-stream"
+
+
+def _streams_events(endpoint: Callable[..., Any], response_class: Any) -> bool:
+    """The route answers with an event stream: it declares its own streaming `response_class` and returns one."""
+    annotation = inspect.signature(endpoint).return_annotation
+    return (
+        not isinstance(response_class, DefaultPlaceholder)
+        and getattr(response_class, "media_type", None) == EVENT_STREAM
+        and annotation is response_class
+    )
+
+
+def why_not_fast(dependant: Dependant, response_model: Any, response_class: Any = None) -> str | None:
     """Why the route cannot be served by `direct_handler`, or None when it can."""
     endpoint = dependant.call
     if endpoint is None or not inspect.iscoroutinefunction(endpoint):
         return "its endpoint is not `async def`"
     if not _returns_response(endpoint):
         return "its endpoint is not annotated to return a `Response`"
-    if response_model is None:
-        return "it declares no `response_model` (what its bytes are encoded from and documented as)"
+    if response_model is None and not _streams_events(endpoint, response_class):
+        return (
+            "it declares no `response_model` (what its bytes are encoded from and documented as) and answers no "
+            "event stream"
+        )
     extra = _extra_inputs(dependant, parameters=True) or (dependant.response_param_name and "takes the response")
     if extra:
         return f"its endpoint {extra}"
@@ -187,6 +212,83 @@ def direct_handler(dependant: Dependant) -> Handler:
         return response
 
     return handle
+
+
+# ---------------------------------------------------------------- in front of FastAPI's own layers
+
+
+class FrontLane:
+    """The app's fast routes, answered in front of FastAPI's own layers (see the module's text, decision 0197).
+
+    `route_for` picks a request's fast route (an exact method and path, or the route's own pattern for a path with
+    parameters), or None: everything else goes to FastAPI as before. `serve` runs the request through the app's
+    declared middleware, built again here from `app.user_middleware` (the same classes and arguments, in the same
+    order: request id, security headers, metrics, drain counting, proxy headers, body limits, compression), then the
+    route's handler; what the handler raises is answered by the app's exception handler for its type. An error no
+    handler takes goes on to the app's edge, which answers 500 as it does for any route.
+    """
+
+    def __init__(self, app: FastAPI) -> None:
+        self._app = app
+        self._exact: dict[tuple[str, str], FastRoute] = {}
+        self._patterns: list[FastRoute] = []
+        self._handlers: dict[int, Handler] = {}  # by the route's id: FastAPI's routes are not hashable
+        for context in iter_route_contexts(app.router.routes):
+            route = context.original_route
+            if not isinstance(route, FastRoute):
+                continue
+            if context.path != route.path:
+                raise FastLaneError(f"{describe(context)} is declared fast but its router was included with a prefix")
+            self._handlers[id(route)] = route.get_route_handler()
+            if route.param_convertors:
+                self._patterns.append(route)
+                continue
+            for method in route.methods or ():
+                if (method, route.path) in self._exact:
+                    raise FastLaneError(f"{describe(context)} is declared fast twice")
+                self._exact[(method, route.path)] = route
+        # Exceptions that reach Starlette's own error middleware (`Exception`, 500) are left to the app's edge.
+        self._exception_handlers = {
+            kind: handler
+            for kind, handler in app.exception_handlers.items()
+            if isinstance(kind, type) and kind is not Exception
+        }
+        stack: ASGIApp = self._answer
+        for middleware, args, kwargs in reversed(app.user_middleware):
+            stack = middleware(stack, *args, **kwargs)
+        self._stack = stack
+
+    def route_for(self, scope: Scope) -> FastRoute | None:
+        if scope.get("root_path"):
+            return None  # served under a prefix: FastAPI's router knows how to strip it
+        route = self._exact.get((scope["method"], scope["path"]))
+        if route is not None or not self._patterns:
+            return route
+        for candidate in self._patterns:
+            match, child = candidate.matches(scope)
+            if match is Match.FULL:
+                scope["path_params"] = child["path_params"]
+                return candidate
+        return None
+
+    def serve(self, route: FastRoute, scope: Scope, receive: Receive, send: Send) -> Any:
+        scope["app"] = self._app
+        scope["route"] = route  # what the edge counts the request by (`path_format`), as FastAPI's router sets it
+        scope.setdefault("path_params", {})
+        return self._stack(scope, receive, send)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive, send)
+        try:
+            response = await self._handlers[id(scope["route"])](request)
+        except Exception as exc:
+            handlers = self._exception_handlers
+            handler = next((handlers[kind] for kind in type(exc).__mro__ if kind in handlers), None)
+            if handler is None:
+                raise
+            answer = handler(request, exc)
+            response = await answer if inspect.isawaitable(answer) else answer
+        await response(scope, receive, send)
 
 
 # ---------------------------------------------------------------- the query string as one model

@@ -5,13 +5,14 @@ from typing import Annotated
 from fastapi import Depends, Header, Query
 
 from tradeideas.core.deps import component
-from tradeideas.core.routing import api_router
+from tradeideas.core.fastlane import fast_router
 from tradeideas.permissions import AnyUser
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.schemas import EVENTS_DESCRIPTION
 from tradeideas.realtime.stream import MAX_EVENT_ID_LENGTH, EventStream, resume_after
 
-router = api_router(prefix="/api", tags=["realtime"])
+# Fast (decision 0197): thousands stay open, and FastAPI's layers would keep their frames on each one's stack.
+router = fast_router(prefix="/api", tags=["realtime"])
 
 JSON_ERROR = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
 
