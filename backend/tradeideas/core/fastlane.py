@@ -27,7 +27,6 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.datastructures import DefaultPlaceholder
 from fastapi.dependencies.models import Dependant
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.exceptions import RequestValidationError
@@ -111,13 +110,10 @@ EVENT_STREAM = "text/event-stream"
 
 
 def _streams_events(endpoint: Callable[..., Any], response_class: Any) -> bool:
-    """The route answers with an event stream: it declares its own streaming `response_class` and returns one."""
+    """The route answers with an event stream: it declares its own streaming `response_class` and returns one (FastAPI's
+    default class, never an endpoint's annotation, fails the first test)."""
     annotation = inspect.signature(endpoint).return_annotation
-    return (
-        not isinstance(response_class, DefaultPlaceholder)
-        and getattr(response_class, "media_type", None) == EVENT_STREAM
-        and annotation is response_class
-    )
+    return annotation is response_class and getattr(response_class, "media_type", None) == EVENT_STREAM
 
 
 def why_not_fast(dependant: Dependant, response_model: Any, response_class: Any = None) -> str | None:

@@ -34,6 +34,10 @@ export function Menu({ label, icon, entries, header }: { label: string; icon: Re
   const reach = () => {
     if (!wanted) startTransition(() => setWanted(true));
   };
+  const openMenu = () => {
+    reach();
+    setOpen(true);
+  };
 
   const standIn = (
     <button
@@ -48,14 +52,9 @@ export function Menu({ label, icon, entries, header }: { label: string; icon: Re
       // Opens on press, as Radix's trigger does: Radix may replace this button between the press and the release,
       // and the click then lands on neither button, so waiting for it lost the tap.
       onPointerDown={(event) => {
-        if (event.button !== 0 || event.ctrlKey) return;
-        reach();
-        setOpen(true);
+        if (event.button === 0 && !event.ctrlKey) openMenu();
       }}
-      onClick={() => {
-        reach();
-        setOpen(true);
-      }}
+      onClick={openMenu}
       className={triggerClass}
     >
       {icon}
