@@ -44,6 +44,7 @@ from tradeideas.ideas.outcomes import (
 )
 from tradeideas.ideas.queries import (
     PUBLIC_VIEWER,
+    Viewer,
     normalise_status,
     present_one,
     recorded_levels,
@@ -51,6 +52,7 @@ from tradeideas.ideas.queries import (
 )
 from tradeideas.ideas.schemas import (
     IdeaCreate,
+    IdeaOut,
     IdeaUpdate,
     LessonIn,
     UnseenCounts,
@@ -153,6 +155,20 @@ async def _publish(
     """Publish the change, in this transaction, with the idea as the API shows it to everyone."""
     shown = await present_one(db, idea, PUBLIC_VIEWER)
     await publish(db, event_class.model_validate(shown.model_dump()))
+    db.info.setdefault(_PUBLISHED_FORM, {})[idea.id] = shown
+
+
+# The form each idea's change event carried, by idea id, on the session that published it.
+_PUBLISHED_FORM = "tradeideas.ideas.published_form"
+
+
+async def shown_after_change(db: AsyncSession, idea: TradeIdea, viewer: Viewer) -> IdeaOut:
+    """The idea as the changing request answers it: the form its event just carried when nothing changed since and
+    the viewer sees what everyone sees (no NEW flag), so a change reads the idea back once, not twice."""
+    published: IdeaOut | None = db.info.get(_PUBLISHED_FORM, {}).get(idea.id)
+    if published is None or viewer.is_customer or published.updated_at != idea.updated_at or idea in db.dirty:
+        return await present_one(db, idea, viewer)
+    return published
 
 
 def _revision(

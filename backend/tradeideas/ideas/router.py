@@ -55,7 +55,7 @@ async def list_trade_ideas(
 async def create_trade_idea(body: IdeaCreate, principal: EducatorOnly, db: DbSession, clock: AppClock) -> IdeaOut:
     """Publish a trade idea (status active) with up to 3 uploaded images."""
     idea = await service.create_idea(db, principal.id, body, clock.now())
-    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
+    return await service.shown_after_change(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.post("/trade-ideas/seen")
@@ -84,7 +84,7 @@ async def update_trade_idea(
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.update_idea(db, idea, principal.id, body, clock.now())
-    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
+    return await service.shown_after_change(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.put("/trade-ideas/{idea_id:int}", responses={404: {}, 409: {}})
@@ -95,7 +95,7 @@ async def set_trade_idea_status(
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.set_status(db, idea, principal.id, body.status, body.outcome, body.close_price, clock.now())
-    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
+    return await service.shown_after_change(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.put("/trade-ideas/{idea_id:int}/lesson", responses={403: {}, 404: {}, 409: {}})
@@ -106,7 +106,7 @@ async def set_trade_idea_lesson(
     idea = await service.get_idea(db, idea_id)
     ensure_owner(principal, idea.educator_id)
     idea = await service.set_lesson(db, idea, body, clock.now())
-    return await service.present_one(db, idea, service.viewer_of(principal.id, principal.role))
+    return await service.shown_after_change(db, idea, service.viewer_of(principal.id, principal.role))
 
 
 @router.delete("/trade-ideas/{idea_id:int}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {}, 409: {}})

@@ -15,6 +15,7 @@ from tradeideas.ideas.commands import (
     recount_unseen,
     set_lesson,
     set_status,
+    shown_after_change,
     update_idea,
 )
 from tradeideas.ideas.models import IdeaStatus, TradeIdea
@@ -67,6 +68,7 @@ __all__ = [
     "set_lesson",
     "set_status",
     "setups_of_ideas",
+    "shown_after_change",
     "update_idea",
     "update_setup",
     "viewer_of",

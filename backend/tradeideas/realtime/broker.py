@@ -38,6 +38,7 @@ from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, DomainEvent, Event
 from tradeideas.core.metrics import EVENT_SEND_LAG
 from tradeideas.db import Database
 from tradeideas.realtime import service as events_service
+from tradeideas.realtime.hooks import NOTIFY_CHANNEL
 from tradeideas.realtime.models import Event
 from tradeideas.realtime.subscriber import Item, Subscriber
 from tradeideas.settings import Settings
@@ -363,7 +364,7 @@ class Broker:
                 conn = await asyncpg.connect(dsn, server_settings={"application_name": LISTENER_NAME})
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c, lost=lost: lost.set())
-                await conn.add_listener(events_service.NOTIFY_CHANNEL, self._on_pg_notify)
+                await conn.add_listener(NOTIFY_CHANNEL, self._on_pg_notify)
                 # Trusted only once it has stayed up a moment: a connection that keeps dying just after it
                 # is made would otherwise flip the caches between trusted and emptied several times a second,
                 # and slow readers could then never store what they read (throughput falls to the database's).

@@ -7,7 +7,7 @@ appends); once it has really committed, the bus hears them once, in order. A rol
 
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_session
 from sqlalchemy.orm import Session
 from sqlalchemy.util import await_only
@@ -16,6 +16,7 @@ from tradeideas.core.events import DomainEvent, EventBus
 from tradeideas.db import BUS_KEY
 
 _MARKS = "tradeideas.committed_events"
+NOTIFY_CHANNEL = "events"
 
 
 def bus_of(db: AsyncSession) -> EventBus | None:
@@ -37,11 +38,21 @@ def after_commit(db: AsyncSession, event_id: int, domain_event: DomainEvent) -> 
 def _run_before_commit(session: Session) -> None:
     if session.in_nested_transaction():  # a savepoint released: the transaction goes on
         return
-    bus = session.info.get(BUS_KEY)
-    marks: list[tuple[int, DomainEvent]] | None = session.info.get(_MARKS)
-    if not marks or not isinstance(bus, EventBus):
+    if not session.info.get(_MARKS):
         return
-    events = [domain_event for _, domain_event in marks if bus.runs_before_commit(domain_event)]
+    bus = session.info.get(BUS_KEY)
+    if isinstance(bus, EventBus):
+        _run_handlers(session, bus)
+    marks: list[tuple[int, DomainEvent]] = session.info[_MARKS]  # with what the handlers published
+    if session.get_bind().dialect.name == "postgresql":
+        # One wake-up per transaction, delivered by PostgreSQL to every listening process when (and only if) it
+        # commits: the brokers read on by position. The last event's id is for processes of the previous release
+        # during a rolling restart (they load events by id).
+        session.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(marks[-1][0])})
+
+
+def _run_handlers(session: Session, bus: EventBus) -> None:
+    events = [domain_event for _, domain_event in session.info[_MARKS] if bus.runs_before_commit(domain_event)]
     if not events:
         return
     db = async_session(session)

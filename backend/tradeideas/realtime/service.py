@@ -1,9 +1,9 @@
 """Writing events into the outbox (in the caller's transaction) and reading them back for streams.
 
 Services call `publish` with an event object in the same transaction as their change. Nothing is published before
-that transaction commits: on PostgreSQL the `pg_notify` issued here is delivered by the server only on
-commit; the session's after-commit hook hands the events to this process's broker at once (on SQLite
-that is how it learns of them). A rollback emits nothing.
+that transaction commits: on PostgreSQL the one `pg_notify` the session's before-commit hook issues for the
+transaction's events (`hooks.py`) is delivered by the server only on commit; the session's after-commit hook hands
+the events to this process's broker at once (on SQLite that is how it learns of them). A rollback emits nothing.
 
 Streams read events by `Event.seq`, the position the database gives each row when its transaction commits
 (decision 0047): in that order every reader sees events in the order they became visible, so reading on
@@ -13,7 +13,7 @@ from the last position seen never skips one that committed later.
 from collections.abc import Sequence
 from datetime import timedelta
 
-from sqlalchemy import delete, func, insert, or_, select, text
+from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.access import FULL_ACCESS, EducatorAccess
@@ -21,8 +21,6 @@ from tradeideas.core.events import ALL, CUSTOMERS, EDUCATORS, SERVER, DomainEven
 from tradeideas.db import utcnow
 from tradeideas.realtime.hooks import after_commit, bus_of
 from tradeideas.realtime.models import Event
-
-NOTIFY_CHANNEL = "events"
 
 
 def _audience(value: str) -> str:
@@ -45,11 +43,6 @@ async def publish(db: AsyncSession, domain_event: DomainEvent) -> Event:
     )
     db.add(row)
     await db.flush()
-    if db.get_bind().dialect.name == "postgresql":
-        # Delivered by PostgreSQL to every listening process when (and only if) this transaction commits. It
-        # only wakes the brokers, which read on by position; the row id it carries is for processes of the
-        # previous release during a rolling restart (they load events by id).
-        await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(row.id)})
     bus = bus_of(db)
     if bus is not None:
         await bus.run_during(db, domain_event)
@@ -60,8 +53,8 @@ async def publish(db: AsyncSession, domain_event: DomainEvent) -> Event:
 
 
 async def publish_many(db: AsyncSession, domain_events: Sequence[DomainEvent], batch: int = 1000) -> None:
-    """`publish` for many events at once (a background job's batch): one insert per `batch` events and one NOTIFY,
-    with the same in-transaction subscribers and after-commit delivery, in order."""
+    """`publish` for many events at once (a background job's batch): one insert per `batch` events, with the same
+    in-transaction subscribers and after-commit delivery, in order."""
     if not domain_events:
         return
     now = utcnow()
@@ -84,8 +77,6 @@ async def publish_many(db: AsyncSession, domain_events: Sequence[DomainEvent], b
             if bus is not None:
                 await bus.run_during(db, domain_event)
             after_commit(db, event_id, domain_event)
-    if db.get_bind().dialect.name == "postgresql":
-        await db.execute(text("SELECT pg_notify(:channel, :id)"), {"channel": NOTIFY_CHANNEL, "id": str(ids[-1])})
 
 
 def audiences_for(user_id: int, is_educator: bool) -> list[str]:
