@@ -196,6 +196,8 @@ class Server:
     def start(self) -> None:
         args = ["-m", "uvicorn", "tradeideas.app:create_app", "--factory", "--host", "127.0.0.1"]
         args += ["--port", str(self.port), "--log-level", "warning", "--no-access-log", "--backlog", "4096"]
+        # As `tradeideas serve` runs it: the app reads X-Forwarded-* itself, so uvicorn adds no layer of its own.
+        args += ["--no-proxy-headers"]
         self.proc = subprocess.Popen([sys.executable, *args], env=self.env, cwd=BACKEND)
         # Push delivery (and the price checks, when PRICE_FEED is on) run in a background worker of their own, as
         # `tradeideas serve` runs one beside the server (decision 0110); the server's RSS and CPU stay its own.
@@ -302,6 +304,7 @@ async def sse_phase(server: Server, settings: Any, clients: int, events: int, in
     wall = time.monotonic() - wall_before
 
     latencies: list[float] = []
+    by_event: dict[int, list[float]] = {}
     for pipe in pipes:
         pipe.send("stop")
     for pipe in pipes:
@@ -310,6 +313,10 @@ async def sse_phase(server: Server, settings: Any, clients: int, events: int, in
             if seq < 0:
                 continue
             latencies += [(t - sent_at[seq]) * 1000 for t in times]
+            by_event.setdefault(seq, []).extend((t - sent_at[seq]) * 1000 for t in times)
+    # One event late for every client is 1/events of the deliveries: it alone sets the p99. Each event's first
+    # and last delivery show whether the p99 is a spread of the fan-out or one event that waited.
+    first_last = {seq: (round(min(ms)), round(max(ms))) for seq, ms in sorted(by_event.items())}
     for p in workers:
         p.join(10)
         if p.is_alive():
@@ -328,6 +335,7 @@ async def sse_phase(server: Server, settings: Any, clients: int, events: int, in
         "p50_ms": round(pct(latencies, 50), 1) if latencies else None,
         "p99_ms": round(pct(latencies, 99), 1) if latencies else None,
         "max_ms": round(max(latencies), 1) if latencies else None,
+        "first_last_ms_by_event": first_last,
         "rss_before_mib": round(rss_before / 2**20, 1),
         "rss_after_mib": round(rss_after / 2**20, 1),
         "kib_per_idle_client": round((rss_after - rss_before) / max(connected, 1) / 1024, 1),

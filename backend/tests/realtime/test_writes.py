@@ -8,10 +8,17 @@ from starlette.types import Message
 
 from tests.realtime.conftest import LiveServer, SSEClient
 from tests.realtime.test_events import emit
+from tradeideas.core.access import EducatorAccess
 from tradeideas.core.deps import component_of
+from tradeideas.core.events import DomainEvent, EventBus
+from tradeideas.db import utcnow
+from tradeideas.ideas.events import IdeaDeleted, IdeasSeen, SetupsChanged
 from tradeideas.realtime.broker import Broker
 from tradeideas.realtime.eager import send_now
+from tradeideas.realtime.models import Event
 from tradeideas.realtime.subscriber import END, Subscriber, body
+from tradeideas.runtime import EVENTS
+from tradeideas.settings import Settings
 
 
 class FakeSend:
@@ -153,7 +160,12 @@ async def test_a_client_that_stops_reading_gets_every_frame_in_order_once_it_rea
     transport.pause_reading()  # stop reading: the socket buffers fill up
     big = "x" * 200_000
     ids = [await emit(app, "idea.updated", {"n": n, "pad": big}) for n in range(30)]
-    await _until(lambda: len(sub.pending) > 0)  # a write is held up and later frames wait behind it
+    # Read one by one or several in one write (a burst), they fill the socket: a write is held up, and the frames
+    # of later events wait behind it.
+    while not sub.pending:
+        assert len(ids) < 200, "no write was held up"
+        ids.append(await emit(app, "idea.updated", {"n": len(ids), "pad": big}))
+        await asyncio.sleep(0.05)
     transport.resume_reading()
     received = b""
     while f"id: {ids[-1]}\n".encode() not in received:
@@ -162,3 +174,48 @@ async def test_a_client_that_stops_reading_gets_every_frame_in_order_once_it_rea
     assert seen == ids
     writer.close()
     await _until(lambda: not broker.subscribers)
+
+
+async def test_a_burst_of_events_costs_each_stream_one_write_of_what_it_may_read(
+    app: FastAPI, settings: Settings
+) -> None:
+    """A price-check round commits many events at once: each stream gets its share of them in one write, in order,
+    an open idea's only where the member's plans open its educator, and streams given the same frames share one
+    bytes object (1,000 streams at one write each, not one per event, was the 1,000-client p99 of issue #38)."""
+    broker = Broker(app.state.db, settings, EventBus(EVENTS))  # not started: fed by hand
+    educator, member, other = FakeSend(), FakeSend(), FakeSend()
+    educator_sub = broker.subscribe(7, 1, is_educator=True)
+    member_sub = broker.subscribe(41, 2, is_educator=False, is_customer=True)
+    other_sub = broker.subscribe(42, 3, is_educator=False, is_customer=True)
+    member_sub.grant(EducatorAccess(everything=False, educators=frozenset({7})), member_sub.access_version)
+    other_sub.grant(EducatorAccess(everything=False, educators=frozenset({8})), other_sub.access_version)
+    for sub, send in ((educator_sub, educator), (member_sub, member), (other_sub, other)):
+        await sub.flush(send)
+
+    def row(seq: int, event: DomainEvent) -> Event:
+        return Event(
+            id=seq, seq=seq, type=event.type, payload=event.data(), audience=event.audience(),
+            educator_id=event.educator_scope(), created_at=utcnow(),
+        )  # fmt: skip
+
+    burst = [
+        row(1, SetupsChanged(educator_id=7)),
+        row(2, IdeaDeleted(id=100, market="forex", idea_type="Leverage", educator_id=7)),  # open: members of 7 only
+        row(3, IdeasSeen(user_id=41, forex=0, crypto=0, total=0)),  # the member's own
+        row(4, SetupsChanged(educator_id=8)),
+    ]
+    broker.deliver(burst)
+
+    def seqs(frames: bytes) -> list[int]:
+        return [int(line[4:]) for line in frames.split(b"\n") if line.startswith(b"id: ")]
+
+    assert [seqs(b) for b in educator.bodies] == [[1, 2, 4]]
+    assert [seqs(b) for b in member.bodies] == [[1, 2, 3, 4]]
+    assert [seqs(b) for b in other.bodies] == [[1, 4]]
+    assert broker.delivered == 3 + 3 + 1 + 3
+
+    another = FakeSend()
+    await broker.subscribe(43, 4, is_educator=True).flush(another)
+    broker.deliver([row(5, SetupsChanged(educator_id=7)), row(6, SetupsChanged(educator_id=8))])
+    assert educator.bodies[-1] is another.bodies[-1]  # the same frames, joined once
+    assert seqs(educator.bodies[-1]) == [5, 6]

@@ -290,17 +290,38 @@ class Broker:
                     others.append(domain_event)
         if others:
             self.bus.committed_batch(others)
-        for event in fresh:
-            seq = position(event)
-            EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))
-            item = (seq, encode(event))
-            targets = tuple(self._targets(event.audience))
-            scope = event.educator_id
-            if event.type in self.access_event_types and event.audience.isdigit():
-                self._access_changed(int(event.audience))
+        if len(fresh) == 1:
+            event = fresh[0]
+            item, scope, targets = self._fan_out(event)
             for sub in targets:
                 sub.offer(item, scope)
-            self.delivered += len(targets)
+            return
+        # Several events read together (another process's burst, a price-check round's): each stream gets its share
+        # in one write, in order.
+        shares: dict[Subscriber, list[tuple[Item, int | None]]] = {}
+        for event in fresh:
+            if self._changes_access(event):
+                # What came before a change of access goes out by the access the member had.
+                _offer_shares(shares)
+                shares = {}
+            item, scope, targets = self._fan_out(event)
+            share = (item, scope)  # one tuple, referenced from every stream's list
+            for sub in targets:
+                shares.setdefault(sub, []).append(share)
+        _offer_shares(shares)
+
+    def _changes_access(self, event: Event) -> bool:
+        return event.type in self.access_event_types and event.audience.isdigit()
+
+    def _fan_out(self, event: Event) -> tuple[Item, int | None, tuple[Subscriber, ...]]:
+        """An event's frame, the educator whose open ideas it shows, and the streams it goes to (counted)."""
+        EVENT_SEND_LAG.observe(max(0.0, time.time() - event.created_at.timestamp()))
+        targets = tuple(self._targets(event.audience))
+        if self._changes_access(event):
+            # Before this event's frame is offered: the member's streams hold it and what follows.
+            self._access_changed(int(event.audience))
+        self.delivered += len(targets)
+        return (position(event), encode(event)), event.educator_id, targets
 
     def _parse(self, event: Event) -> DomainEvent | None:
         """Another process's event, for this process's after-commit subscribers (None: not one this build knows)."""
@@ -414,3 +435,9 @@ class Broker:
             with suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks = []
+
+
+def _offer_shares(shares: dict[Subscriber, list[tuple[Item, int | None]]]) -> None:
+    joined: dict[tuple[int, ...], bytes] = {}  # streams carrying the same frames write the same bytes object
+    for sub, items in shares.items():
+        sub.offer_all(items, joined)

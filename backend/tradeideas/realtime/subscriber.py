@@ -2,7 +2,7 @@
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Coroutine, Sequence
 from typing import Any
 
 from starlette.types import Message, Send
@@ -93,6 +93,31 @@ class Subscriber:
                 self.pending.append(item)
             return
         unfinished = self._write_now(send, body(item[1]))
+        if unfinished is not None:  # the client is not reading: queue until a task has finished this write
+            self._send = None
+            self._in_background(self.flush(send, unfinished))
+
+    def offer_all(self, items: Sequence[tuple[Item, int | None]], joined: dict[tuple[int, ...], bytes]) -> None:
+        """`offer` for the frames of several events read together, in order: a live stream gets the ones it carries
+        in one write (a burst of events, such as a price-check round's, costs each connection one write, not one
+        per event). `joined`: the frames already joined for other streams, by their positions, shared."""
+        send = self._send
+        if send is None or self.held is not None or self.closed:
+            for item, educator_id in items:
+                self.offer(item, educator_id)
+            return
+        carried = [
+            item
+            for item, educator_id in items
+            if not 0 < item[0] <= self.replayed_through and (educator_id is None or self.access.opens(educator_id))
+        ]
+        if not carried:
+            return
+        key = tuple(seq for seq, _ in carried)
+        frames = joined.get(key)
+        if frames is None:
+            frames = joined[key] = b"".join(frame for _, frame in carried)
+        unfinished = self._write_now(send, body(frames))
         if unfinished is not None:  # the client is not reading: queue until a task has finished this write
             self._send = None
             self._in_background(self.flush(send, unfinished))
