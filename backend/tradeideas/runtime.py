@@ -51,7 +51,12 @@ from tradeideas.notifications.events import NotificationSettingsChanged
 from tradeideas.prices import service as price_checks
 from tradeideas.prices.events import IdeaPriceChecked, IdeaVerificationChanged
 from tradeideas.prices.poller import PricePoller
-from tradeideas.push.service import enqueue_chat_push, enqueue_idea_closed_push, enqueue_idea_push
+from tradeideas.push.service import (
+    enqueue_chat_push,
+    enqueue_idea_closed_push,
+    enqueue_idea_push,
+    lock_idea_deliveries,
+)
 from tradeideas.push.worker import PushRuntime
 from tradeideas.realtime.broker import Broker
 from tradeideas.settings import Settings
@@ -112,6 +117,7 @@ def subscribe(
     bus.before_commit(IdeaDeleted, ledger.on_idea_deleted)
     bus.before_commit(IdeaPriceChecked, ledger.on_price_checked)  # each step of the independent settlement
     bus.during(IdeaCreated, queue_pushes)  # same transaction: the deliveries commit with the idea
+    bus.during(IdeaDeleted, lock_idea_deliveries)  # before its delete cascades to them
     # Same transaction: a track record never differs from the ideas it counts.
     bus.during(IdeaRecordChanged, track_records.on_record_changed)
     bus.during(IdeaWithdrawn, track_records.on_withdrawn)

@@ -7,6 +7,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from cryptography.hazmat.primitives import serialization
@@ -28,6 +29,7 @@ from tradeideas.notifications.models import CustomerIdeaState
 from tradeideas.push import service
 from tradeideas.push.models import DeliveryStatus, PushDelivery, PushSubscription
 from tradeideas.push.schemas import SubscriptionIn
+from tradeideas.push.sender import Outcome, Result
 from tradeideas.push.vapid import KEY_FILE, VAPID_KEY_NAME, VapidKeys, load_vapid_keys
 from tradeideas.push.worker import PushRuntime
 from tradeideas.settings import Settings
@@ -449,6 +451,75 @@ async def test_a_claim_holds_only_the_deliveries_it_takes(app: FastAPI, push_ser
             async with app.state.db.sessionmaker() as second, second.begin():
                 rest = {c.id for c in await service.claim_due(second, 100, 60)}
         assert len(taken) == 10 and len(rest) == 20 and not taken & rest
+    finally:
+        await worker.start()
+
+
+async def test_an_idea_deleted_while_a_worker_records_its_results_is_deleted_and_the_worker_goes_on(
+    app: FastAPI, educator_a: httpx.AsyncClient, push_service: FakePushService, settings: Settings
+) -> None:
+    """PostgreSQL: the idea's delete cascades to its notifications while the worker records how their sends went;
+    both wait for the same rows, and both take them in id order, so neither waits on the other in a circle (they
+    once did: a deleted idea failed with "deadlock detected")."""
+    if settings.is_sqlite:
+        pytest.skip("PostgreSQL's row locks (SQLite has one writer)")
+    worker = component_of(app, PushRuntime).worker
+    assert worker is not None
+    await worker.stop()  # this test plays the worker
+    try:
+        for name in ("first", "second"):
+            await add_subscription(app, await new_customer(app), push_service.browser(name))
+        created = await educator_a.post(
+            "/api/trade-ideas",
+            json={"marketType": "Crypto", "orderType": "SELL", "ideaType": "Exchange", "pair": "ETH/USDT",
+                  "timeFrame": "1D", "entry1": "3200", "invalidationLevel": "3350", "exit1": "2900"},
+        )  # fmt: skip
+        idea_id = created.json()["id"]
+        async with app.state.db.sessionmaker() as session, session.begin():
+            claimed = [c for c in await service.claim_due(session, 100, 60) if c.payload.get("ideaId") == idea_id]
+        assert len(claimed) >= 2
+        # The sends finished last first: recorded in that order, the rows were once updated last first.
+        results = [(c, Result(Outcome.RETRY, 503, "HTTP 503")) for c in sorted(claimed, key=lambda c: -c.id)]
+
+        postgres = settings.resolved_database_url.replace("postgresql+asyncpg://", "postgresql://")
+        holder, watcher = await asyncpg.connect(postgres), await asyncpg.connect(postgres)
+
+        async def waiting_for_locks() -> int:
+            waiting: int = await watcher.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            return waiting
+
+        async def until_waiting(count: int) -> None:
+            for _ in range(200):
+                if await waiting_for_locks() >= count:
+                    return
+                await asyncio.sleep(0.02)
+            raise AssertionError(f"{count} transactions never waited for a lock")
+
+        async def record() -> None:
+            async with app.state.db.sessionmaker() as session, session.begin():
+                await service.record_results(session, settings, results)
+
+        try:
+            # Another transaction holds the first notification, so both wait in line: the delete first.
+            first = min(c.id for c in claimed)
+            holding = holder.transaction()
+            await holding.start()
+            await holder.execute("SELECT 1 FROM push_deliveries WHERE id = $1 FOR UPDATE", first)
+            deleting = asyncio.create_task(educator_a.delete(f"/api/trade-ideas/{idea_id}"))
+            await until_waiting(1)
+            recording = asyncio.create_task(record())
+            await until_waiting(2)
+            await holding.rollback()
+            deleted, _ = await asyncio.wait_for(asyncio.gather(deleting, recording), 30)
+        finally:
+            await holder.close()
+            await watcher.close()
+        assert deleted.status_code == 204
+        assert (await educator_a.get(f"/api/trade-ideas/{idea_id}")).status_code == 404
+        left = [r for r in await deliveries(app) if r.idea_id == idea_id]
+        assert left == []
     finally:
         await worker.start()
 

@@ -359,7 +359,6 @@ async def delete_idea(db: AsyncSession, idea: TradeIdea, now: datetime | None = 
                 deleted_at=now,
             ),
         )
-    await db.execute(delete(TradeIdea).where(TradeIdea.id == idea.id))
     deleted = IdeaDeleted(
         id=idea.id,
         market=idea.market,
@@ -368,7 +367,9 @@ async def delete_idea(db: AsyncSession, idea: TradeIdea, now: datetime | None = 
         pair=idea.pair,
         deleted_at=now,
     )
+    # Announced before the row goes: the domains whose rows its delete cascades to lock them first, in their order.
     await publish(db, deleted.of_invalidated_idea() if idea.status == IdeaStatus.INVALIDATED else deleted)
+    await db.execute(delete(TradeIdea).where(TradeIdea.id == idea.id))
     db.expunge(idea)
     return idea
 

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import JSON, Integer, String, delete, func, insert, literal, select, update
+from sqlalchemy import JSON, ColumnElement, Integer, String, delete, func, insert, literal, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.billing import rule as access_rule
 from tradeideas.chat.schemas import MessageOut
 from tradeideas.core.errors import Invalid
 from tradeideas.db import UTCDateTime, utcnow
+from tradeideas.ideas.events import IdeaDeleted
 from tradeideas.ideas.schemas import IdeaOut
 from tradeideas.notifications import service as notifications
 from tradeideas.notifications.quiet import quiet_until
@@ -43,6 +44,31 @@ TEST_FAILED = "PushAlert notification failed"
 TRADE_OK = "Trade notification sent successfully!"
 TRADE_FAILED = "Trade notification failed"
 NO_SUBSCRIPTION = "No push subscription for this account: allow notifications in this browser first."
+
+
+# ---- row locks ------------------------------------------------------------------------------------
+
+
+async def lock_deliveries(db: AsyncSession, which: ColumnElement[bool]) -> None:
+    """Lock these delivery rows in id order before changing or deleting them (a no-op on SQLite, one writer).
+
+    Every transaction that waits for delivery rows takes them in the same order, so none can hold one another
+    waits for while waiting for one it holds: a deleted idea's or subscription's cascade on PostgreSQL locks
+    rows in the order its index scan meets them, and the worker recording a batch's results would otherwise
+    update them in the order the sends finished; the two deadlocked.
+    """
+    await db.execute(select(PushDelivery.id).where(which).order_by(PushDelivery.id).with_for_update())
+
+
+async def lock_idea_deliveries(db: AsyncSession, event: IdeaDeleted) -> None:
+    """A deleted idea's notifications are locked in order before its row's delete cascades to them."""
+    await lock_deliveries(db, PushDelivery.idea_id == event.id)
+
+
+async def delete_subscriptions(db: AsyncSession, ids: Sequence[int]) -> None:
+    """Forget these browsers; their deliveries go with them (CASCADE), locked in order first."""
+    await lock_deliveries(db, PushDelivery.subscription_id.in_(ids))
+    await db.execute(delete(PushSubscription).where(PushSubscription.id.in_(ids)))
 
 
 # ---- subscriptions --------------------------------------------------------------------------------
@@ -73,9 +99,14 @@ async def subscribe(db: AsyncSession, user_id: int, body: SubscriptionIn, settin
 
 
 async def unsubscribe(db: AsyncSession, user_id: int, endpoint: str) -> None:
-    await db.execute(
-        delete(PushSubscription).where(PushSubscription.endpoint == endpoint, PushSubscription.user_id == user_id)
-    )
+    ids = (
+        await db.execute(
+            select(PushSubscription.id).where(
+                PushSubscription.endpoint == endpoint, PushSubscription.user_id == user_id
+            )
+        )
+    ).scalars()
+    await delete_subscriptions(db, list(ids))
 
 
 # Statuses that end an idea (an `ideaClosed` push).
@@ -339,6 +370,9 @@ async def record_results(db: AsyncSession, settings: Settings, results: Sequence
     now = utcnow()
     sent = [c.id for c, r in results if r.outcome == Outcome.SENT]
     gone = [c.subscription_id for c, r in results if r.outcome == Outcome.GONE and c.subscription_id is not None]
+    await lock_deliveries(
+        db, or_(PushDelivery.id.in_([c.id for c, _ in results]), PushDelivery.subscription_id.in_(gone))
+    )
     if sent:
         await db.execute(
             update(PushDelivery)
@@ -348,7 +382,7 @@ async def record_results(db: AsyncSession, settings: Settings, results: Sequence
         )
     if gone:
         # The push service says this browser unsubscribed: forget it (its deliveries go with it).
-        await db.execute(delete(PushSubscription).where(PushSubscription.id.in_(gone)))
+        await delete_subscriptions(db, gone)
     for claimed, result in results:
         if result.outcome in (Outcome.SENT, Outcome.GONE):
             continue
@@ -375,11 +409,9 @@ async def record_results(db: AsyncSession, settings: Settings, results: Sequence
 
 async def prune_deliveries(db: AsyncSession, keep_days: float) -> None:
     cutoff = utcnow() - timedelta(days=keep_days)
-    await db.execute(
-        delete(PushDelivery).where(
-            PushDelivery.status.in_([DeliveryStatus.SENT, DeliveryStatus.FAILED]), PushDelivery.updated_at < cutoff
-        )
-    )
+    old = PushDelivery.status.in_([DeliveryStatus.SENT, DeliveryStatus.FAILED]) & (PushDelivery.updated_at < cutoff)
+    await lock_deliveries(db, old)
+    await db.execute(delete(PushDelivery).where(old))
 
 
 async def backlog(db: AsyncSession) -> dict[str, int]:
@@ -435,7 +467,7 @@ async def send_test_notification(
     )
     gone = [s.id for s, r in zip(subs, results, strict=True) if r.outcome == Outcome.GONE]
     if gone:
-        await db.execute(delete(PushSubscription).where(PushSubscription.id.in_(gone)))
+        await delete_subscriptions(db, gone)
     sent = sum(r.outcome == Outcome.SENT for r in results)
     details: dict[str, Any] = {
         "subscriptions": len(subs),
