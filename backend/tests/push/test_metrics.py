@@ -9,8 +9,10 @@ from fastapi import FastAPI
 from tests.push.conftest import FakePushService
 from tests.push.test_push import IDEA, add_subscription, new_customer, publish_idea
 from tests.scrape import Samples, scrape, value
+from tradeideas.core.deps import component_of
 from tradeideas.db import utcnow
 from tradeideas.push.models import Channel, DeliveryStatus, PushDelivery
+from tradeideas.push.worker import PushRuntime
 
 DELIVERIES = "tradeideas_push_deliveries_total"
 
@@ -22,7 +24,12 @@ def _attempts(samples: Samples, result: str) -> float:
 async def test_deliveries_are_counted_by_result(
     app: FastAPI, anon: httpx.AsyncClient, push_service: FakePushService
 ) -> None:
+    # A batch an earlier test's worker still has in flight would count after `before`: stop it first.
+    worker = component_of(app, PushRuntime).worker
+    assert worker is not None
+    await worker.stop()
     before = await scrape(anon)
+    await worker.start()
     user = await new_customer(app)
     await add_subscription(app, user, push_service.browser("gone"))
     await add_subscription(app, user, push_service.browser("alive"))
