@@ -15,7 +15,7 @@ DECISIONS = Path(__file__).resolve().parents[1] / "docs" / "decisions"
 TOPICS: dict[str, list[str]] = {
     "Server processes, background work and deployment": [
         "0001", "0036", "0037", "0038", "0049", "0066", "0110", "0140", "0141", "0160", "0161", "0162", "0192",
-        "0194",
+        "0194", "0199",
     ],
     "Events, caches and live updates": ["0002", "0003", "0004", "0006", "0041", "0047", "0067", "0111", "0198"],
     "The request path and the fast lane": ["0005", "0007", "0040", "0043", "0044", "0046", "0054", "0090", "0197"],
