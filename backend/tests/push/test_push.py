@@ -74,6 +74,18 @@ async def publish_idea(app: FastAPI, idea: IdeaOut) -> int:
         return await service.enqueue_idea_push(session, idea, app.state.settings)
 
 
+async def post_idea(educator: httpx.AsyncClient) -> int:
+    """An educator publishes a crypto idea through the API (its pushes are queued in its transaction)."""
+    created = await educator.post(
+        "/api/trade-ideas",
+        json={"marketType": "Crypto", "orderType": "SELL", "ideaType": "Exchange", "pair": "ETH/USDT",
+              "timeFrame": "1D", "entry1": "3200", "invalidationLevel": "3350", "exit1": "2900"},
+    )  # fmt: skip
+    assert created.status_code == 201, created.text
+    idea_id: int = created.json()["id"]
+    return idea_id
+
+
 def png_bytes() -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (1200, 600), (20, 120, 80)).save(buffer, "PNG")
@@ -262,12 +274,7 @@ async def test_deleting_an_idea_drops_its_queued_notifications(
     app: FastAPI, educator_a: httpx.AsyncClient, push_service: FakePushService
 ) -> None:
     await add_subscription(app, await new_customer(app), push_service.browser("reader"))
-    created = await educator_a.post(
-        "/api/trade-ideas",
-        json={"marketType": "Crypto", "orderType": "SELL", "ideaType": "Exchange", "pair": "ETH/USDT",
-              "timeFrame": "1D", "entry1": "3200", "invalidationLevel": "3350", "exit1": "2900"},
-    )  # fmt: skip
-    idea_id = created.json()["id"]
+    idea_id = await post_idea(educator_a)
     async with app.state.db.sessionmaker() as session:
         queued = (await session.execute(select(func.count()).where(PushDelivery.idea_id == idea_id))).scalar_one()
     assert queued >= 1
@@ -469,12 +476,7 @@ async def test_an_idea_deleted_while_a_worker_records_its_results_is_deleted_and
     try:
         for name in ("first", "second"):
             await add_subscription(app, await new_customer(app), push_service.browser(name))
-        created = await educator_a.post(
-            "/api/trade-ideas",
-            json={"marketType": "Crypto", "orderType": "SELL", "ideaType": "Exchange", "pair": "ETH/USDT",
-                  "timeFrame": "1D", "entry1": "3200", "invalidationLevel": "3350", "exit1": "2900"},
-        )  # fmt: skip
-        idea_id = created.json()["id"]
+        idea_id = await post_idea(educator_a)
         async with app.state.db.sessionmaker() as session, session.begin():
             claimed = [c for c in await service.claim_due(session, 100, 60) if c.payload.get("ideaId") == idea_id]
         assert len(claimed) >= 2
