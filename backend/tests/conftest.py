@@ -104,6 +104,14 @@ async def app(settings: Settings) -> AsyncIterator[FastAPI]:
         yield application
 
 
+@pytest.fixture
+def postgres(settings: Settings) -> str:
+    """The test database's address for asyncpg, for a test about PostgreSQL itself (skipped on SQLite)."""
+    if settings.is_sqlite:
+        pytest.skip("about PostgreSQL (TEST_DB=postgres)")
+    return settings.resolved_database_url.replace("postgresql+asyncpg://", "postgresql://")
+
+
 @pytest.fixture(autouse=True)
 async def _forget_login_failures(app: FastAPI) -> AsyncIterator[None]:
     yield

@@ -31,13 +31,6 @@ APP_BACKENDS = (
 
 
 @pytest.fixture
-def postgres(settings: Settings) -> str:
-    if settings.is_sqlite:
-        pytest.skip("the PostgreSQL pool")
-    return settings.resolved_database_url.replace("postgresql+asyncpg://", "postgresql://")
-
-
-@pytest.fixture
 def uncached(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every request reads the database (as with CACHE_ENTRIES=0)."""
     for cache in (component_of(app, IdeaCache), component_of(app, SessionCache)):

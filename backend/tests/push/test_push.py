@@ -463,13 +463,11 @@ async def test_a_claim_holds_only_the_deliveries_it_takes(app: FastAPI, push_ser
 
 
 async def test_an_idea_deleted_while_a_worker_records_its_results_is_deleted_and_the_worker_goes_on(
-    app: FastAPI, educator_a: httpx.AsyncClient, push_service: FakePushService, settings: Settings
+    app: FastAPI, educator_a: httpx.AsyncClient, push_service: FakePushService, settings: Settings, postgres: str
 ) -> None:
     """PostgreSQL: the idea's delete cascades to its notifications while the worker records how their sends went;
     both wait for the same rows, and both take them in id order, so neither waits on the other in a circle (they
-    once did: a deleted idea failed with "deadlock detected")."""
-    if settings.is_sqlite:
-        pytest.skip("PostgreSQL's row locks (SQLite has one writer)")
+    once did: a deleted idea failed with "deadlock detected"). SQLite has one writer."""
     worker = component_of(app, PushRuntime).worker
     assert worker is not None
     await worker.stop()  # this test plays the worker
@@ -483,7 +481,6 @@ async def test_an_idea_deleted_while_a_worker_records_its_results_is_deleted_and
         # The sends finished last first: recorded in that order, the rows were once updated last first.
         results = [(c, Result(Outcome.RETRY, 503, "HTTP 503")) for c in sorted(claimed, key=lambda c: -c.id)]
 
-        postgres = settings.resolved_database_url.replace("postgresql+asyncpg://", "postgresql://")
         holder, watcher = await asyncpg.connect(postgres), await asyncpg.connect(postgres)
 
         async def waiting_for_locks() -> int:
