@@ -6,7 +6,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,10 +16,13 @@ from aiohttp import web
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import FastAPI
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 
 from tests.realtime.conftest import free_port
+from tradeideas.core.deps import component_of
+from tradeideas.db import utcnow
 from tradeideas.push.models import PushDelivery, PushSubscription
+from tradeideas.push.worker import PushRuntime
 
 
 def b64url(data: bytes) -> str:
@@ -65,6 +68,8 @@ class FakePushService:
         self.bot_paths: list[str] = []
         self.arrived = asyncio.Event()
         self.runner: web.AppRunner | None = None
+        # What a timed-out wait reports besides what arrived (the fixture: the queue and the worker).
+        self.describe: Callable[[], Awaitable[str]] | None = None
 
     @property
     def base(self) -> str:
@@ -111,11 +116,17 @@ class FakePushService:
         if self.runner is not None:
             await self.runner.cleanup()
 
-    async def wait_for(self, predicate: Any, seconds: float = 15) -> None:
+    async def wait_for(self, predicate: Any, seconds: float = 40) -> None:
+        """Until `predicate()` holds; longer than SQLite's busy timeout, so that a worker waiting for the database
+        fails with the error it logs rather than a silent timeout."""
         deadline = time.monotonic() + seconds
         while not predicate():
             if time.monotonic() > deadline:
-                raise AssertionError("timed out waiting for the fake push service")
+                state = await self.describe() if self.describe is not None else ""
+                raise AssertionError(
+                    f"timed out waiting for the fake push service; received {self.received}, bot {self.bot_posts}"
+                    f"\n{state}"
+                )
             self.arrived.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.arrived.wait(), 0.2)
@@ -124,6 +135,7 @@ class FakePushService:
 @pytest.fixture
 async def push_service(app: FastAPI) -> AsyncIterator[FakePushService]:
     service = FakePushService()
+    service.describe = lambda: _queue_state(app)
     await service.start()
     await _clear(app)
     yield service
@@ -135,3 +147,19 @@ async def _clear(app: FastAPI) -> None:
     async with app.state.db.sessionmaker() as session, session.begin():
         await session.execute(delete(PushDelivery))
         await session.execute(delete(PushSubscription))
+
+
+async def _queue_state(app: FastAPI) -> str:
+    """The delivery queue, the worker's task and the connection pool, for a wait that timed out."""
+    async with app.state.db.sessionmaker() as session:
+        rows = (await session.execute(select(PushDelivery).order_by(PushDelivery.id))).scalars().all()
+    worker = component_of(app, PushRuntime).worker
+    running = worker is not None and worker.alive
+    sent = worker.sent if worker is not None else 0
+    lines = [f"now {utcnow().isoformat()}; worker running {running}, sent {sent}; {app.state.db.engine.pool.status()}"]
+    lines += [
+        f"delivery {d.id} {d.channel} sub={d.subscription_id} idea={d.idea_id} {d.status} attempts={d.attempts} "
+        f"next={d.next_attempt_at.isoformat()} error={d.last_error!r}"
+        for d in rows
+    ]
+    return "\n".join(lines)

@@ -37,6 +37,11 @@ class PushWorker:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.sent = 0
 
+    @property
+    def alive(self) -> bool:
+        """Its loop is running (started, not stopped, not ended by an error)."""
+        return self._task is not None and not self._task.done()
+
     def wake(self, _queued: object = None) -> None:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._wake.set)
