@@ -44,8 +44,8 @@ class AccessRule:
         if cached is not None:
             return cached
         generation = self._cache.generation
-        async with self._database.sessionmaker() as session:
-            access, until = await billing.member_access(session, user_id, now, self._settings)
+        async with self._database.reader() as reader:
+            access, until = await billing.member_access(reader, user_id, now, self._settings)
         self._cache.put(user_id, access, until, generation)
         return access
 
