@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import FastAPI
 from PIL import Image
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, text
 
 from tests.push.conftest import Browser, FakePushService, b64url_decode
 from tradeideas.auth.models import Role, User
@@ -71,6 +71,13 @@ async def publish_idea(app: FastAPI, idea: IdeaOut) -> int:
                 )
             )  # fmt: skip
             await session.flush()
+            if not app.state.settings.is_sqlite:
+                # Past the id written here: ideas the API creates later in the run (any test) take the next ones.
+                await session.execute(
+                    text(
+                        "SELECT setval(pg_get_serial_sequence('trade_ideas', 'id'), (SELECT MAX(id) FROM trade_ideas))"
+                    )
+                )
         return await service.enqueue_idea_push(session, idea, app.state.settings)
 
 
