@@ -274,17 +274,22 @@ class FrontLane:
         return self._stack(scope, receive, send)
 
     async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await self._response(scope, receive, send)
+        # The request and what the handler read from it are gone by now: an event stream, answered for as long as
+        # its client stays, keeps only this frame.
+        await response(scope, receive, send)
+
+    async def _response(self, scope: Scope, receive: Receive, send: Send) -> Response:
         request = Request(scope, receive, send)
         try:
-            response = await self._handlers[id(scope["route"])](request)
+            return await self._handlers[id(scope["route"])](request)
         except Exception as exc:
             handlers = self._exception_handlers
             handler = next((handlers[kind] for kind in type(exc).__mro__ if kind in handlers), None)
             if handler is None:
                 raise
             answer = handler(request, exc)
-            response = await answer if inspect.isawaitable(answer) else answer
-        await response(scope, receive, send)
+            return await answer if inspect.isawaitable(answer) else answer
 
 
 # ---------------------------------------------------------------- the query string as one model

@@ -251,6 +251,29 @@ def server_send(scope: Scope, send: Send) -> Send:
     return direct
 
 
+class _EdgeSend:
+    """`AppEdge`'s `send` for one request: adds the security headers and the edge's own to the start and notes its
+    status. One small object rather than a closure and its cells, and the headers dropped once sent: an event stream
+    keeps it for as long as its client stays."""
+
+    __slots__ = ("own_headers", "scope", "send", "status")
+
+    def __init__(self, scope: Scope, send: Send, own_headers: tuple[tuple[bytes, bytes], ...]) -> None:
+        self.scope = scope
+        self.send = send
+        self.own_headers = own_headers
+        self.status = 0  # until the app answers
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+            headers = with_security_headers(message.get("headers", ()), self.scope)
+            headers += self.own_headers
+            self.own_headers = ()
+            message["headers"] = headers
+        await self.send(message)
+
+
 class AppEdge:
     """The app's outermost middleware (added last in `create_app`), around everything else the app adds:
 
@@ -295,37 +318,31 @@ class AppEdge:
         if incoming is not None and not self._from_trusted_proxy(scope):
             incoming = None  # anyone could name a request id: only our own proxy's correlation id is kept
         request_id = (incoming and accepted_request_id(incoming)) or new_request_id()
-        own_headers = [(b"x-request-id", request_id.encode())]
-        if self.stream_position is not None and scope["path"].startswith("/api/"):
-            # Read before the app reads anything: the answer shows every change up to this position, maybe more.
-            own_headers.append((STREAM_POSITION_HEADER, b"%d" % self.stream_position()))
-        status = 0  # until the app answers
-
-        async def send_with_headers(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                headers = with_security_headers(message.get("headers", ()), scope)
-                headers += own_headers
-                message["headers"] = headers
-            await send(message)
-
+        # Straight into the `send` that drops them once sent (no local keeps them while an event stream stays open).
+        answer = _EdgeSend(scope, send, self._own_headers(scope, request_id))
         context = REQUEST_ID.set(request_id)
         started = time.perf_counter()
         try:
-            await self.app(scope, receive, send_with_headers)
+            await self.app(scope, receive, answer)
         except Exception as exc:
-            if not status:
-                await (await self.on_error(Request(scope), exc))(scope, receive, send_with_headers)
+            if not answer.status:
+                await (await self.on_error(Request(scope), exc))(scope, receive, answer)
             raise
         finally:
             seconds = time.perf_counter() - started
             route = getattr(scope.get("route"), "path_format", None) or UNMATCHED_ROUTE
-            status = status or 500  # nothing answered: the server answers 500 when the exception reaches it
+            status = answer.status or 500  # nothing answered: the server answers 500 when the exception reaches it
             self.metrics.observe(scope["method"], route, status, None if route == EVENTS_PATH else seconds)
             if self.access_log.isEnabledFor(logging.INFO):
                 self._log_access(scope, route, status, seconds)
             REQUEST_ID.reset(context)
+
+    def _own_headers(self, scope: Scope, request_id: str) -> tuple[tuple[bytes, bytes], ...]:
+        if self.stream_position is not None and scope["path"].startswith("/api/"):
+            # Read before the app reads anything: the answer shows every change up to this position, maybe more.
+            position = b"%d" % self.stream_position()
+            return (b"x-request-id", request_id.encode()), (STREAM_POSITION_HEADER, position)
+        return ((b"x-request-id", request_id.encode()),)
 
     def _from_trusted_proxy(self, scope: Scope) -> bool:
         client = scope.get("client")
