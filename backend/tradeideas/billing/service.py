@@ -5,6 +5,7 @@ member's access follow it). Stripe's side (checkout, webhooks, the sync) is in `
 """
 
 from collections.abc import Sequence
+from dataclasses import fields
 from datetime import datetime, timedelta
 
 from sqlalchemy import Integer, and_, bindparam, func, or_, select
@@ -44,17 +45,12 @@ def grace(settings: Settings) -> timedelta:
     return timedelta(days=settings.billing_grace_days)
 
 
+# The grant's columns the rule reads, named once: by `GrantTerms`.
+TERM_NAMES = tuple(term.name for term in fields(GrantTerms))
+
+
 def terms(grant: AccessGrant) -> GrantTerms:
-    return GrantTerms(
-        kind=grant.kind,
-        status=grant.status,
-        educator_id=grant.educator_id,
-        ends_at=grant.ends_at,
-        current_period_start=grant.current_period_start,
-        current_period_end=grant.current_period_end,
-        cancel_at_period_end=grant.cancel_at_period_end,
-        revoked_at=grant.revoked_at,
-    )
+    return GrantTerms(**{name: getattr(grant, name) for name in TERM_NAMES})
 
 
 # ---------------------------------------------------------------- access
@@ -64,16 +60,9 @@ def terms(grant: AccessGrant) -> GrantTerms:
 # `db.DriverQuery`): every list request the access cache cannot answer runs it, so it costs one round trip and no
 # ORM entities (a session around it cost three: BEGIN, the SELECT, ROLLBACK).
 _MEMBER_GRANTS = DriverQuery(
-    select(
-        AccessGrant.kind,
-        AccessGrant.status,
-        AccessGrant.educator_id,
-        AccessGrant.ends_at,
-        AccessGrant.current_period_start,
-        AccessGrant.current_period_end,
-        AccessGrant.cancel_at_period_end,
-        AccessGrant.revoked_at,
-    ).where(AccessGrant.user_id == bindparam("user_id", type_=Integer))
+    select(*(getattr(AccessGrant, name) for name in TERM_NAMES)).where(
+        AccessGrant.user_id == bindparam("user_id", type_=Integer)
+    )
 )
 
 
@@ -82,19 +71,7 @@ async def member_access(
 ) -> tuple[EducatorAccess, datetime | None]:
     """What the member's grants open at `now`, and until when that holds by the clock alone."""
     rows = await reader.rows(_MEMBER_GRANTS, user_id=user_id)
-    grants = (
-        GrantTerms(
-            kind=row["kind"],
-            status=row["status"],
-            educator_id=row["educator_id"],
-            ends_at=row["ends_at"],
-            current_period_start=row["current_period_start"],
-            current_period_end=row["current_period_end"],
-            cancel_at_period_end=row["cancel_at_period_end"],
-            revoked_at=row["revoked_at"],
-        )
-        for row in rows
-    )
+    grants = (GrantTerms(**{name: row[name] for name in TERM_NAMES}) for row in rows)
     return access_from(grants, now, grace(settings))
 
 
