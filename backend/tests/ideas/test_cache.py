@@ -14,7 +14,9 @@ from tradeideas.auth import service as auth_service
 from tradeideas.auth.cache import Login, SessionCache
 from tradeideas.auth.models import Role, User
 from tradeideas.billing import service as billing_service
+from tradeideas.core.access import EducatorAccess
 from tradeideas.core.cache import DEGRADED_TTL_SECONDS, EventGuardedCache
+from tradeideas.ideas.cache import CachedPage, IdeaCache, SeenMarks
 
 ACTIVE_FOREX = "/api/trade-ideas?market=forex&status=active"
 
@@ -155,6 +157,21 @@ def test_a_read_that_overlaps_a_change_is_not_stored() -> None:
     sessions.forget_user(7)  # a change commits while the reader is still reading
     sessions.put("h", _login(), started)
     assert sessions.get("h") is None
+
+
+def test_a_kept_answer_serves_only_the_same_page_marks_and_access() -> None:
+    cache = IdeaCache(100, 600, lambda: True)
+    page = CachedPage(ideas=(), next_cursor=None, shared_json=b"{}")
+    marks = SeenMarks(forex_until=None, crypto_until=None, idea_ids=frozenset())
+    one = EducatorAccess(everything=False, educators=frozenset({1}))
+    cache.put_answer("forex", 7, page, marks, one, b"educator 1 only")
+    # An equal access (the access rule answers a new object after its cache expires) is the same answer.
+    assert cache.answer("forex", 7, page, marks, EducatorAccess(False, frozenset({1}))) == b"educator 1 only"
+    assert cache.answer("forex", 7, page, marks, EducatorAccess(False, frozenset({1, 2}))) is None  # a new grant
+    assert cache.answer("forex", 7, page, marks, EducatorAccess(everything=True)) is None
+    assert cache.answer("forex", 7, CachedPage((), None, b"{}"), marks, one) is None  # the page was read again
+    assert cache.answer("forex", 7, page, SeenMarks(None, None, frozenset()), one) is None  # the marks changed
+    assert cache.answer("forex", 8, page, marks, one) is None  # another customer
 
 
 def test_zero_entries_turns_the_caches_off() -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
 
+from tradeideas.core.access import EducatorAccess
 from tradeideas.core.cache import EventGuardedCache
 
 
@@ -80,10 +81,10 @@ class IdeaCache(EventGuardedCache):
         self._pages: MutableMapping[Hashable, CachedPage] = self.store()
         self._seen: MutableMapping[int, SeenMarks] = self.store()
         # A customer's last answer for a page: valid while both the page and their marks are the very objects
-        # it was built from (any drop replaces or removes them), so it needs no invalidation of its own.
-        # Whole answers are large (up to 100 ideas): keep fewer of them.
-        self._answers: MutableMapping[tuple[Hashable, int], tuple[CachedPage, SeenMarks, bytes]] = self.store(
-            maxsize // 10
+        # it was built from (any drop replaces or removes them) and their access is unchanged, so it needs no
+        # invalidation of its own. Whole answers are large (up to 100 ideas): keep fewer of them.
+        self._answers: MutableMapping[tuple[Hashable, int], tuple[CachedPage, SeenMarks, EducatorAccess, bytes]] = (
+            self.store(maxsize // 10)
         )
 
     def page(self, key: Hashable) -> CachedPage | None:
@@ -100,15 +101,19 @@ class IdeaCache(EventGuardedCache):
         if self.may_store(generation):
             self._seen[user_id] = marks
 
-    def answer(self, key: Hashable, user_id: int, page: CachedPage, marks: SeenMarks) -> bytes | None:
+    def answer(
+        self, key: Hashable, user_id: int, page: CachedPage, marks: SeenMarks, access: EducatorAccess
+    ) -> bytes | None:
         found = self._answers.get((key, user_id)) if self.usable() else None
-        if found is None or found[0] is not page or found[1] is not marks:
+        if found is None or found[0] is not page or found[1] is not marks or found[2] != access:
             return None
-        return found[2]
+        return found[3]
 
-    def put_answer(self, key: Hashable, user_id: int, page: CachedPage, marks: SeenMarks, body: bytes) -> None:
+    def put_answer(
+        self, key: Hashable, user_id: int, page: CachedPage, marks: SeenMarks, access: EducatorAccess, body: bytes
+    ) -> None:
         if self.usable():
-            self._answers[(key, user_id)] = (page, marks, body)
+            self._answers[(key, user_id)] = (page, marks, access, body)
 
     def drop_pages(self, _event: object = None) -> None:
         self.dropped()

@@ -58,6 +58,11 @@ def hidden(idea: CachedIdea, access: EducatorAccess) -> bool:
     return not idea.completed and not access.opens(idea.educator_id)
 
 
+def restricts(page: CachedPage, access: EducatorAccess) -> bool:
+    """Whether `access` hides any idea on the page (then the page is sent without them)."""
+    return not access.everything and any(hidden(idea, access) for idea in page.ideas)
+
+
 def count_unseen(page: CachedPage, marks: SeenMarks, market: str, access: EducatorAccess = FULL_ACCESS) -> int | None:
     """The customer's unseen open ideas in `market` (capped as in SQL) from the newest open ideas, or None when
     unseen ideas may lie beyond the page: it is full and reaches back past the customer's watermark."""
@@ -107,27 +112,27 @@ class IdeaPages:
         marks = cache.seen(viewer.user_id) if viewer.is_customer else None
         if page is None or (marks is None and viewer.is_customer and page.ideas):
             page, marks = await self._read(filters, viewer, page, marks)
-        if not access.everything and any(hidden(idea, access) for idea in page.ideas):
-            return self._restricted(page, marks, access)
         if marks is None or not page.ideas:  # no NEW flags to add (not a customer, or nothing listed)
-            return page.shared_json
-        answer = cache.answer(filters, viewer.user_id, page, marks)
+            return self._restricted(page, None, access) if restricts(page, access) else page.shared_json
+        answer = cache.answer(filters, viewer.user_id, page, marks, access)
         if answer is not None:
             return answer
-        items = (
-            idea.json.new
-            if marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id)
-            else idea.json.seen
-            for idea in page.ideas
-        )
-        body = dump_page(items, page.next_cursor)
-        cache.put_answer(filters, viewer.user_id, page, marks, body)
+        if restricts(page, access):
+            body = self._restricted(page, marks, access)
+        else:
+            items = (
+                idea.json.new
+                if marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id)
+                else idea.json.seen
+                for idea in page.ideas
+            )
+            body = dump_page(items, page.next_cursor)
+        cache.put_answer(filters, viewer.user_id, page, marks, access, body)
         return body
 
     @staticmethod
     def _restricted(page: CachedPage, marks: SeenMarks | None, access: EducatorAccess) -> bytes:
-        """A page without what `access` does not open, joined from the cached encodings (not cached itself: a
-        page of up to 100 ideas is joined in microseconds, and few members see it so)."""
+        """A page without what `access` does not open, joined from the cached encodings."""
         shown: list[bytes] = []
         locked: set[int] = set()
         for idea in page.ideas:
