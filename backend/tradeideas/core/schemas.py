@@ -39,6 +39,22 @@ class CamelModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, from_attributes=True)
 
 
+class TradeLevels(CamelModel):
+    """The prices a trader acts on, as the educator typed them (decimal text, digits kept): the one declaration
+    of the levels block, which an idea and a journal entry copied from one both answer with."""
+
+    entry1: str
+    entry2: str | None
+    invalidation_level: str
+    exit1: str
+    exit2: str | None
+    exit3: str | None
+
+
+# The levels' Python names, in the block's order.
+LEVEL_FIELDS: tuple[str, ...] = tuple(TradeLevels.model_fields)
+
+
 class ErrorResponse(BaseModel):
     message: str
     code: str

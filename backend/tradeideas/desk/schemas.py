@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, ValidationInfo, WithJsonSchema, field_validator
 from pydantic.alias_generators import to_camel
 
-from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType
+from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType, TradeLevels
 
 DEFAULT_ACCOUNT_SIZE = 10_000.0
 DEFAULT_CURRENCY = "USD"
@@ -167,7 +167,7 @@ class JournalUpdate(_JournalNote):
     exit_price: OptionalPriceText = Field(default=None, description="Decimal text above 0, kept as typed")
 
 
-class JournalEntryOut(CamelModel):
+class JournalEntryOut(TradeLevels):
     id: int
     idea_id: int | None = Field(description="null once the educator deleted the idea; the copied levels stay")
     educator_name: str
@@ -175,12 +175,6 @@ class JournalEntryOut(CamelModel):
     pair: str
     order_type: OrderType
     idea_type: IdeaType
-    entry1: str
-    entry2: str | None
-    invalidation_level: str
-    exit1: str
-    exit2: str | None
-    exit3: str | None
     fill_price: str = Field(description="As typed (1.0850)")
     size: float | None
     exit_price: str | None = Field(description="As typed; null while open")

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validat
 from pydantic.alias_generators import to_camel
 
 from tradeideas.core.errors import coded_error
-from tradeideas.core.schemas import CamelModel, Id, IdeaType, OrderType, QueryId
+from tradeideas.core.schemas import LEVEL_FIELDS, CamelModel, Id, IdeaType, OrderType, QueryId, TradeLevels
 from tradeideas.prices.schemas import Verification
 
 REQUIRED_FIELDS = "Please fill in all required fields"
@@ -42,12 +42,7 @@ _IDEA_TYPES: dict[str, str] = {value.lower(): value for value in get_args(IdeaTy
 _TEXT_LIMITS = {
     "pair": ("pair", PAIR_MAX),
     "time_frame": ("timeFrame", TIME_FRAME_MAX),
-    "entry1": ("entry1", LEVEL_MAX),
-    "entry2": ("entry2", LEVEL_MAX),
-    "invalidation_level": ("invalidationLevel", LEVEL_MAX),
-    "exit1": ("exit1", LEVEL_MAX),
-    "exit2": ("exit2", LEVEL_MAX),
-    "exit3": ("exit3", LEVEL_MAX),
+    **{name: (to_camel(name), LEVEL_MAX) for name in LEVEL_FIELDS},
     "notes": ("notes", NOTES_MAX),
     "reason": ("reason", REASON_MAX),
 }
@@ -299,7 +294,7 @@ class LessonIn(CamelModel):
         return v.strip()
 
 
-class IdeaOut(CamelModel):
+class IdeaOut(TradeLevels):
     id: int
     educator_id: int
     educator_name: str
@@ -312,12 +307,6 @@ class IdeaOut(CamelModel):
     idea_type: IdeaType
     market_type: MarketType
     market: Literal["forex", "crypto"]
-    entry1: str
-    entry2: str | None
-    invalidation_level: str
-    exit1: str
-    exit2: str | None
-    exit3: str | None
     notes: str | None
     setup_id: int | None = Field(description="The educator's setup this idea is (frozen with the pair)")
     setup_name: str | None = Field(description="That setup's name, for display")
