@@ -113,26 +113,18 @@ class IdeaPages:
         if page is None or (marks is None and viewer.is_customer and page.ideas):
             page, marks = await self._read(filters, viewer, page, marks)
         if marks is None or not page.ideas:  # no NEW flags to add (not a customer, or nothing listed)
-            return self._restricted(page, None, access) if restricts(page, access) else page.shared_json
+            return self._joined(page, None, access) if restricts(page, access) else page.shared_json
         answer = cache.answer(filters, viewer.user_id, page, marks, access)
         if answer is not None:
             return answer
-        if restricts(page, access):
-            body = self._restricted(page, marks, access)
-        else:
-            items = (
-                idea.json.new
-                if marks.is_new(idea.id, idea.market, idea.created_at, idea.completed, idea.educator_id)
-                else idea.json.seen
-                for idea in page.ideas
-            )
-            body = dump_page(items, page.next_cursor)
+        body = self._joined(page, marks, access)
         cache.put_answer(filters, viewer.user_id, page, marks, access, body)
         return body
 
     @staticmethod
-    def _restricted(page: CachedPage, marks: SeenMarks | None, access: EducatorAccess) -> bytes:
-        """A page without what `access` does not open, joined from the cached encodings."""
+    def _joined(page: CachedPage, marks: SeenMarks | None, access: EducatorAccess) -> bytes:
+        """The page with these NEW flags (none without `marks`) and without the open ideas `access` does not open,
+        joined from the cached encodings."""
         shown: list[bytes] = []
         locked: set[int] = set()
         for idea in page.ideas:
