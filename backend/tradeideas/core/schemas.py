@@ -52,7 +52,7 @@ class TradeLevels(CamelModel):
 
 
 # The levels' Python names, in the block's order.
-LEVEL_FIELDS: tuple[str, ...] = tuple(TradeLevels.model_fields)
+LEVEL_NAMES: tuple[str, ...] = tuple(TradeLevels.model_fields)
 
 
 class ErrorResponse(BaseModel):

@@ -11,7 +11,10 @@ from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Literal
 
+from pydantic.alias_generators import to_camel
+
 from tradeideas.core.errors import Invalid
+from tradeideas.core.schemas import LEVEL_NAMES
 from tradeideas.ideas.models import IdeaStatus
 
 # Edits within this time after publishing are corrections: they leave no trace in the track record. The same
@@ -88,16 +91,8 @@ class Levels:
         return replace(self, **{attr: value})  # type: ignore[arg-type]
 
 
-# Revision labels (JSON names) of the fields R depends on, and their attributes.
-LEVEL_FIELDS: dict[str, str] = {
-    "orderType": "order_type",
-    "entry1": "entry1",
-    "entry2": "entry2",
-    "invalidationLevel": "invalidation_level",
-    "exit1": "exit1",
-    "exit2": "exit2",
-    "exit3": "exit3",
-}
+# Revision labels (JSON names) of the fields R depends on, and their attributes: the direction and the levels.
+LEVEL_FIELDS: dict[str, str] = {"orderType": "order_type", **{to_camel(name): name for name in LEVEL_NAMES}}
 
 
 def planned_entry(levels: Levels) -> Decimal | None:

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validat
 from pydantic.alias_generators import to_camel
 
 from tradeideas.core.errors import coded_error
-from tradeideas.core.schemas import LEVEL_FIELDS, CamelModel, Id, IdeaType, OrderType, QueryId, TradeLevels
+from tradeideas.core.schemas import LEVEL_NAMES, CamelModel, Id, IdeaType, OrderType, QueryId, TradeLevels
 from tradeideas.prices.schemas import Verification
 
 REQUIRED_FIELDS = "Please fill in all required fields"
@@ -42,7 +42,7 @@ _IDEA_TYPES: dict[str, str] = {value.lower(): value for value in get_args(IdeaTy
 _TEXT_LIMITS = {
     "pair": ("pair", PAIR_MAX),
     "time_frame": ("timeFrame", TIME_FRAME_MAX),
-    **{name: (to_camel(name), LEVEL_MAX) for name in LEVEL_FIELDS},
+    **{name: (to_camel(name), LEVEL_MAX) for name in LEVEL_NAMES},
     "notes": ("notes", NOTES_MAX),
     "reason": ("reason", REASON_MAX),
 }

@@ -13,7 +13,7 @@ from sqlalchemy import Select, and_, case, func, not_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tradeideas.core.models import AppMeta
-from tradeideas.core.schemas import LEVEL_FIELDS
+from tradeideas.core.schemas import LEVEL_NAMES
 from tradeideas.db import DriverQuery, DriverReader, id_in
 from tradeideas.prices.models import IdeaVerification, PriceCandle
 from tradeideas.prices.progress import GRANULARITY_SECONDS, Candle
@@ -81,7 +81,7 @@ def chart_size(seconds: int) -> tuple[int, str]:
 def level_precision(levels: dict[str, str | None]) -> int:
     """Decimals the educator wrote the levels with (1.0850: 4), the chart's price precision."""
     places = 0
-    for key in LEVEL_FIELDS:
+    for key in LEVEL_NAMES:
         text = (levels.get(key) or "").replace(",", "").strip()
         _, dot, fraction = text.partition(".")
         if dot and fraction.isdigit():
